@@ -1,0 +1,331 @@
+//! `vetch batch`: many lookups in one process, NDJSON out in input order.
+//!
+//! The input is read as a stream, one line at a time; a bad line becomes an `error` tool
+//! result for that line and the batch goes on. In-flight lookups are bounded by
+//! `--concurrency` (a semaphore taken before a line's task is spawned) and by `--per-host`
+//! (one semaphore per host). Workers never print: the writer awaits the tasks in input
+//! order, so results waiting for an earlier line are bounded by the concurrency too.
+
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, BufReader};
+use tokio::sync::{mpsc, Semaphore};
+use tokio::task::JoinHandle;
+
+use crate::app::{EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_SUCCESS};
+use crate::input::{parse_request, InputError, Request, ToolInput};
+use crate::lookup::Engine;
+use crate::output::Printer;
+use crate::receipt::ToolResult;
+
+/// Longest input line, in bytes; longer lines are answered with an error.
+pub const MAX_LINE_BYTES: usize = 1024 * 1024;
+
+#[derive(Debug, Clone, Copy)]
+pub struct BatchOptions {
+    pub concurrency: usize,
+    pub per_host: usize,
+    pub verbose: bool,
+}
+
+/// What one input line asks for.
+fn request_for_line(line: &str) -> Request {
+    let t = line.trim();
+    if t.starts_with('{') {
+        parse_request(t)
+    } else {
+        Request {
+            tool_use_id: None,
+            input: Ok(ToolInput::for_url(t)),
+        }
+    }
+}
+
+fn host_key(req: &Request) -> Option<String> {
+    let input = req.input.as_ref().ok()?;
+    let u = url::Url::parse(&input.url).ok()?;
+    Some(format!(
+        "{}:{}",
+        u.host_str()?.to_ascii_lowercase(),
+        u.port_or_known_default().unwrap_or(0)
+    ))
+}
+
+/// Per-host semaphores; an entry is dropped when no task holds it.
+#[derive(Default)]
+struct Hosts {
+    map: Mutex<HashMap<String, Arc<Semaphore>>>,
+}
+
+impl Hosts {
+    fn get(&self, key: &str, permits: usize) -> Arc<Semaphore> {
+        let mut m = match self.map.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        m.entry(key.to_string())
+            .or_insert_with(|| Arc::new(Semaphore::new(permits)))
+            .clone()
+    }
+
+    fn release(&self, key: &str, sem: Arc<Semaphore>) {
+        let mut m = match self.map.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        // Ours plus the map's: nobody else is waiting on it.
+        if Arc::strong_count(&sem) == 2 {
+            m.remove(key);
+        }
+    }
+}
+
+enum Line {
+    Text(String),
+    Bad(String),
+    Eof,
+}
+
+/// Read one line, at most [`MAX_LINE_BYTES`]; the rest of an overlong line is skipped.
+async fn read_line<R: AsyncRead + Unpin>(r: &mut BufReader<R>) -> std::io::Result<Line> {
+    let mut buf = Vec::new();
+    let n = (&mut *r)
+        .take(MAX_LINE_BYTES as u64 + 1)
+        .read_until(b'\n', &mut buf)
+        .await?;
+    if n == 0 {
+        return Ok(Line::Eof);
+    }
+    if buf.len() > MAX_LINE_BYTES && buf.last() != Some(&b'\n') {
+        let mut skip = Vec::new();
+        loop {
+            skip.clear();
+            let m = (&mut *r).take(64 * 1024).read_until(b'\n', &mut skip).await?;
+            if m == 0 || skip.last() == Some(&b'\n') {
+                break;
+            }
+        }
+        return Ok(Line::Bad(format!(
+            "input line is longer than {MAX_LINE_BYTES} bytes"
+        )));
+    }
+    match String::from_utf8(buf) {
+        Ok(s) => Ok(Line::Text(s)),
+        Err(_) => Ok(Line::Bad("input line is not UTF-8 text".into())),
+    }
+}
+
+fn progress_bar(total: Option<u64>) -> indicatif::ProgressBar {
+    let pb = match total {
+        Some(n) => indicatif::ProgressBar::new(n),
+        None => indicatif::ProgressBar::new_spinner(),
+    };
+    let style = match total {
+        Some(_) => "{bar:30} {pos}/{len} {per_sec} {msg}",
+        None => "{spinner} {pos} done {per_sec} {msg}",
+    };
+    if let Ok(s) = indicatif::ProgressStyle::with_template(style) {
+        pb.set_style(s);
+    }
+    pb.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+    pb.enable_steady_tick(Duration::from_millis(200));
+    pb
+}
+
+/// Count the lookups a file will produce (for the progress bar), streaming.
+async fn count_lines(path: &str) -> Option<u64> {
+    let f = tokio::fs::File::open(path).await.ok()?;
+    let mut r = BufReader::new(f);
+    let mut n = 0u64;
+    loop {
+        match read_line(&mut r).await.ok()? {
+            Line::Eof => return Some(n),
+            Line::Text(t) => {
+                let t = t.trim();
+                if !t.is_empty() && !t.starts_with('#') {
+                    n += 1;
+                }
+            }
+            Line::Bad(_) => n += 1,
+        }
+    }
+}
+
+/// Run a batch over `file` (`-` for stdin). Returns the exit code, or a usage error.
+pub async fn run(
+    engine: Arc<Engine>,
+    file: &str,
+    opts: BatchOptions,
+    printer: Printer,
+) -> Result<i32, String> {
+    let reader: Box<dyn AsyncRead + Unpin + Send> = if file == "-" {
+        Box::new(tokio::io::stdin())
+    } else {
+        Box::new(
+            tokio::fs::File::open(file)
+                .await
+                .map_err(|e| format!("cannot open batch input {file}: {e}"))?,
+        )
+    };
+    let show_progress = std::io::stderr().is_terminal();
+    let total = if show_progress && file != "-" {
+        count_lines(file).await
+    } else {
+        None
+    };
+    let bar = show_progress.then(|| progress_bar(total));
+    let mut input = BufReader::with_capacity(64 * 1024, reader);
+    let concurrency = opts.concurrency.max(1);
+    let per_host = opts.per_host.max(1);
+    let global = Arc::new(Semaphore::new(concurrency));
+    let hosts = Arc::new(Hosts::default());
+    let (tx, mut rx) = mpsc::channel::<JoinHandle<ToolResult>>(concurrency);
+
+    let started = Instant::now();
+    let writer_bar = bar.clone();
+    let writer = tokio::spawn(async move {
+        let (mut ok, mut failed) = (0u64, 0u64);
+        let mut closed = false;
+        while let Some(handle) = rx.recv().await {
+            let result = match handle.await {
+                Ok(r) => r,
+                Err(_) => continue,
+            };
+            if result.is_success() {
+                ok += 1;
+            } else {
+                failed += 1;
+            }
+            if !closed && printer.json_line(&result).is_err() {
+                // The reader of our stdout went away: finish quietly.
+                closed = true;
+            }
+            if let Some(b) = &writer_bar {
+                b.inc(1);
+                b.set_message(format!("{failed} failed"));
+            }
+        }
+        (ok, failed, printer)
+    });
+
+    let mut interrupted = false;
+    let ctrl_c = tokio::signal::ctrl_c();
+    tokio::pin!(ctrl_c);
+    let mut read_error = None;
+    loop {
+        let line = tokio::select! {
+            biased;
+            _ = &mut ctrl_c => { interrupted = true; break; }
+            l = read_line(&mut input) => l,
+        };
+        let request = match line {
+            Err(e) => {
+                read_error = Some(format!("reading batch input: {e}"));
+                break;
+            }
+            Ok(Line::Eof) => break,
+            Ok(Line::Bad(why)) => Request {
+                tool_use_id: None,
+                input: Err(InputError { message: why }),
+            },
+            Ok(Line::Text(t)) => {
+                let trimmed = t.trim();
+                if trimmed.is_empty() || trimmed.starts_with('#') {
+                    continue;
+                }
+                request_for_line(trimmed)
+            }
+        };
+        let permit = tokio::select! {
+            biased;
+            _ = &mut ctrl_c => { interrupted = true; break; }
+            p = global.clone().acquire_owned() => match p { Ok(p) => p, Err(_) => break },
+        };
+        let engine = engine.clone();
+        let hosts = hosts.clone();
+        let handle = tokio::spawn(async move {
+            let _permit = permit;
+            match host_key(&request) {
+                Some(key) => {
+                    let sem = hosts.get(&key, per_host);
+                    let result = match sem.clone().acquire_owned().await {
+                        Ok(_host_permit) => engine.answer(request).await,
+                        Err(_) => engine.answer(request).await,
+                    };
+                    hosts.release(&key, sem);
+                    result
+                }
+                None => engine.answer(request).await,
+            }
+        });
+        if tx.send(handle).await.is_err() {
+            break;
+        }
+    }
+    drop(tx);
+    let (ok, failed, printer) = writer
+        .await
+        .map_err(|e| format!("batch writer failed: {e}"))?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    if show_progress || opts.verbose {
+        printer.diag(&format!(
+            "{} lookups: {ok} success, {failed} error in {:.1}s{}",
+            ok + failed,
+            started.elapsed().as_secs_f64(),
+            if interrupted { " (interrupted)" } else { "" }
+        ));
+    }
+    if let Some(e) = read_error {
+        printer.diag(&e);
+        return Ok(EXIT_FAILURE);
+    }
+    Ok(if interrupted {
+        EXIT_INTERRUPTED
+    } else if failed == 0 {
+        EXIT_SUCCESS
+    } else {
+        EXIT_FAILURE
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_urls_or_json() {
+        assert_eq!(
+            request_for_line("  https://a.example/  ").input.unwrap().url,
+            "https://a.example/"
+        );
+        let r = request_for_line("{\"toolUseId\": \"x\", \"input\": {\"url\": \"u\"}}");
+        assert_eq!(r.tool_use_id.as_deref(), Some("x"));
+        assert!(request_for_line("{broken").input.is_err());
+    }
+
+    #[test]
+    fn host_keys_include_port() {
+        let r = request_for_line("http://A.example:8080/x");
+        assert_eq!(host_key(&r).as_deref(), Some("a.example:8080"));
+        assert_eq!(host_key(&request_for_line("https://b.example/")).as_deref(), Some("b.example:443"));
+        assert_eq!(host_key(&request_for_line("not a url")), None);
+    }
+
+    #[tokio::test]
+    async fn overlong_and_non_utf8_lines_are_bad_but_reading_goes_on() {
+        let mut data = vec![b'a'; MAX_LINE_BYTES + 10];
+        data.push(b'\n');
+        data.extend_from_slice(b"\xff\xfe\n");
+        data.extend_from_slice(b"https://ok.example/\n");
+        let mut r = BufReader::new(&data[..]);
+        assert!(matches!(read_line(&mut r).await.unwrap(), Line::Bad(m) if m.contains("longer")));
+        assert!(matches!(read_line(&mut r).await.unwrap(), Line::Bad(m) if m.contains("UTF-8")));
+        assert!(matches!(read_line(&mut r).await.unwrap(), Line::Text(t) if t.trim() == "https://ok.example/"));
+        assert!(matches!(read_line(&mut r).await.unwrap(), Line::Eof));
+    }
+}

@@ -1,0 +1,876 @@
+//! The config file: discovery, TOML parsing, `${NAME}` expansion and validation.
+//!
+//! Everything here runs before any lookup and may fail: a bad config is the operator's
+//! error and ends the process with exit code 2 and one line naming the file, the line (when
+//! known), the key and the problem. Unknown keys are errors so that a typo is never silently
+//! ignored. Secret values expanded from the environment are collected so the redactor can
+//! scrub them; they are never put into an error message.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::extract::ExtractMode;
+
+/// The crate version, substituted for `VERSION` in `network.user_agent`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// A config problem: where, which key, what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    pub path: Option<PathBuf>,
+    pub line: Option<usize>,
+    pub key: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("config")?;
+        if let Some(p) = &self.path {
+            write!(f, " {}", p.display())?;
+            if let Some(l) = self.line {
+                write!(f, ":{l}")?;
+            }
+        }
+        f.write_str(": ")?;
+        if let Some(k) = &self.key {
+            write!(f, "`{k}`: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Where the loaded config came from (reported by `vetch providers` and `-v`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConfigSource {
+    File(PathBuf),
+    BuiltIn,
+}
+
+impl fmt::Display for ConfigSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigSource::File(p) => write!(f, "{}", p.display()),
+            ConfigSource::BuiltIn => f.write_str("built-in default"),
+        }
+    }
+}
+
+/// Seconds, given in TOML as an integer or a float.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum Secs {
+    Int(u64),
+    Float(f64),
+}
+
+impl Secs {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Secs::Int(i) => i as f64,
+            Secs::Float(f) => f,
+        }
+    }
+}
+
+/// `[lookup]`: defaults and operator ceilings.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LookupSection {
+    pub default_max_attempts: u32,
+    pub max_attempt_ceiling: u32,
+    pub min_chars: u64,
+    pub max_chars: u64,
+    pub max_chars_ceiling: u64,
+    pub attempt_timeout_secs: Secs,
+    pub deadline_secs: Secs,
+    pub max_body_bytes: u64,
+    pub max_url_length: usize,
+    pub extract: ExtractMode,
+}
+
+impl Default for LookupSection {
+    fn default() -> Self {
+        LookupSection {
+            default_max_attempts: 3,
+            max_attempt_ceiling: 5,
+            min_chars: 40,
+            max_chars: 20_000,
+            max_chars_ceiling: 100_000,
+            attempt_timeout_secs: Secs::Int(15),
+            deadline_secs: Secs::Int(40),
+            max_body_bytes: 5 * 1024 * 1024,
+            max_url_length: 2048,
+            extract: ExtractMode::Auto,
+        }
+    }
+}
+
+/// `[network]`: the guard and HTTP client settings.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NetworkSection {
+    pub allow_private: bool,
+    pub allow_private_hosts: Vec<String>,
+    pub allowed_domains: Vec<String>,
+    pub blocked_domains: Vec<String>,
+    pub max_redirects: usize,
+    pub user_agent: String,
+}
+
+impl Default for NetworkSection {
+    fn default() -> Self {
+        NetworkSection {
+            allow_private: false,
+            allow_private_hosts: vec![],
+            allowed_domains: vec![],
+            blocked_domains: vec![],
+            max_redirects: 10,
+            user_agent: "vetch/VERSION".into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProviderKind {
+    Http,
+    Template,
+    Command,
+}
+
+impl ProviderKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProviderKind::Http => "http",
+            ProviderKind::Template => "template",
+            ProviderKind::Command => "command",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Method {
+    #[default]
+    Get,
+    Post,
+}
+
+/// How a provider's answer is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResponseKind {
+    #[default]
+    Text,
+    Json,
+}
+
+/// One `[[providers]]` table as written. Flat on purpose: keys that do not belong to the
+/// provider's kind are reported by name in [`resolve_provider`].
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProviderTable {
+    pub name: String,
+    pub kind: ProviderKind,
+    pub url: Option<String>,
+    pub method: Option<Method>,
+    pub headers: Option<BTreeMap<String, String>>,
+    pub body: Option<toml::Table>,
+    pub response: Option<ResponseKind>,
+    pub content_pointer: Option<String>,
+    pub argv: Option<Vec<String>>,
+    pub proxy: Option<String>,
+    pub user_agent: Option<String>,
+}
+
+/// The whole file as written.
+#[derive(Debug, Clone, PartialEq, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    #[serde(default)]
+    pub lookup: LookupSection,
+    #[serde(default)]
+    pub network: NetworkSection,
+    #[serde(default)]
+    pub providers: Vec<Spanned<ProviderTable>>,
+}
+
+/// A provider ready to be built, after expansion and validation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProviderSpec {
+    pub name: String,
+    pub kind: ProviderKind,
+    /// `Err(why)` when the provider cannot run here (e.g. "missing env JINA_API_KEY").
+    pub ready: Result<(), String>,
+    pub detail: ProviderDetail,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProviderDetail {
+    Http {
+        headers: Vec<(String, String)>,
+        proxy: Option<String>,
+        user_agent: Option<String>,
+    },
+    Template {
+        url: String,
+        method: Method,
+        headers: Vec<(String, String)>,
+        body: Option<serde_json::Value>,
+        response: ResponseKind,
+        content_pointer: Option<String>,
+        proxy: Option<String>,
+        user_agent: Option<String>,
+    },
+    Command {
+        argv: Vec<String>,
+        response: ResponseKind,
+        content_pointer: Option<String>,
+    },
+}
+
+impl ProviderSpec {
+    /// What the provider talks to, for `vetch providers`: the template's host, the command's
+    /// program, or "the requested URL". Never contains a header, a query or a secret.
+    pub fn target(&self) -> String {
+        match &self.detail {
+            ProviderDetail::Http { .. } => "the requested URL".into(),
+            ProviderDetail::Template { url, .. } => {
+                let scrubbed = url.replace("{url_encoded}", "x").replace("{url}", "x");
+                match url::Url::parse(&scrubbed) {
+                    Ok(u) => format!("{}://{}", u.scheme(), u.host_str().unwrap_or("?")),
+                    Err(_) => "(unparseable template URL)".into(),
+                }
+            }
+            ProviderDetail::Command { argv, .. } => argv.first().cloned().unwrap_or_default(),
+        }
+    }
+}
+
+/// The loaded config: sections, providers (all of them, ready or not), where it came from,
+/// and the secret values expanded into it.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub source: ConfigSource,
+    pub lookup: LookupSection,
+    pub network: NetworkSection,
+    pub providers: Vec<ProviderSpec>,
+    pub secrets: Vec<String>,
+}
+
+impl Config {
+    /// The built-in default: one `http` provider named `direct`.
+    pub fn builtin() -> Config {
+        Config {
+            source: ConfigSource::BuiltIn,
+            lookup: LookupSection::default(),
+            network: finish_network(NetworkSection::default()),
+            providers: vec![ProviderSpec {
+                name: "direct".into(),
+                kind: ProviderKind::Http,
+                ready: Ok(()),
+                detail: ProviderDetail::Http {
+                    headers: vec![],
+                    proxy: None,
+                    user_agent: None,
+                },
+            }],
+            secrets: vec![],
+        }
+    }
+}
+
+/// Find the config file: `explicit` (from `--config`), else `$VETCH_CONFIG`, else
+/// `$XDG_CONFIG_HOME/vetch/config.toml` (or `~/.config/vetch/config.toml`) if it exists.
+/// An explicitly named file that is missing is an error, later, when it is read.
+pub fn discover(explicit: Option<&Path>) -> Option<PathBuf> {
+    if let Some(p) = explicit {
+        return Some(p.to_path_buf());
+    }
+    if let Some(p) = std::env::var_os("VETCH_CONFIG").filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|h| PathBuf::from(h).join(".config"))
+        })?;
+    let candidate = base.join("vetch").join("config.toml");
+    candidate.is_file().then_some(candidate)
+}
+
+/// Load the config found by [`discover`], or the built-in default when there is none.
+pub fn load(explicit: Option<&Path>) -> Result<Config, ConfigError> {
+    match discover(explicit) {
+        None => Ok(Config::builtin()),
+        Some(path) => load_file(&path),
+    }
+}
+
+/// Read and parse one config file.
+pub fn load_file(path: &Path) -> Result<Config, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+        path: Some(path.to_path_buf()),
+        line: None,
+        key: None,
+        message: format!("cannot read file: {e}"),
+    })?;
+    parse(&text, ConfigSource::File(path.to_path_buf()), &|name| {
+        std::env::var(name).ok()
+    })
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    text.as_bytes()[..end].iter().filter(|b| **b == b'\n').count() + 1
+}
+
+/// Parse config text. `env` looks up `${NAME}` variables (the process environment in
+/// production, a map in tests).
+pub fn parse(
+    text: &str,
+    source: ConfigSource,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Config, ConfigError> {
+    let path = match &source {
+        ConfigSource::File(p) => Some(p.clone()),
+        ConfigSource::BuiltIn => None,
+    };
+    let err = |line: Option<usize>, key: Option<String>, message: String| ConfigError {
+        path: path.clone(),
+        line,
+        key,
+        message,
+    };
+    let file: ConfigFile = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| line_of(text, s.start));
+        err(line, None, e.message().trim().replace('\n', " "))
+    })?;
+
+    validate_lookup(&file.lookup).map_err(|(key, msg)| err(None, Some(key), msg))?;
+    if file.network.max_redirects > 100 {
+        return Err(err(
+            None,
+            Some("network.max_redirects".into()),
+            format!("{} is above the limit of 100", file.network.max_redirects),
+        ));
+    }
+
+    let mut secrets = Vec::new();
+    let mut providers: Vec<ProviderSpec> = Vec::new();
+    for (i, spanned) in file.providers.iter().enumerate() {
+        let line = Some(line_of(text, spanned.span().start));
+        let table = spanned.get_ref();
+        let spec = resolve_provider(table, env, &mut secrets).map_err(|(key, msg)| {
+            err(
+                line,
+                Some(format!("providers[{i}].{key}")),
+                format!("provider '{}': {msg}", table.name),
+            )
+        })?;
+        if providers.iter().any(|p| p.name == spec.name) {
+            return Err(err(
+                line,
+                Some(format!("providers[{i}].name")),
+                format!("duplicate provider name '{}'", spec.name),
+            ));
+        }
+        providers.push(spec);
+    }
+
+    Ok(Config {
+        source,
+        lookup: file.lookup,
+        network: finish_network(file.network),
+        providers,
+        secrets,
+    })
+}
+
+fn finish_network(mut n: NetworkSection) -> NetworkSection {
+    n.user_agent = n.user_agent.replace("VERSION", VERSION);
+    n
+}
+
+fn validate_lookup(l: &LookupSection) -> Result<(), (String, String)> {
+    let key = |k: &str| format!("lookup.{k}");
+    if l.max_attempt_ceiling == 0 {
+        return Err((key("max_attempt_ceiling"), "must be at least 1".into()));
+    }
+    if l.default_max_attempts == 0 || l.default_max_attempts > l.max_attempt_ceiling {
+        return Err((
+            key("default_max_attempts"),
+            format!(
+                "{} is outside 1..={} (max_attempt_ceiling)",
+                l.default_max_attempts, l.max_attempt_ceiling
+            ),
+        ));
+    }
+    if l.min_chars == 0 || l.min_chars > 1_000_000 {
+        return Err((
+            key("min_chars"),
+            format!("{} is outside 1..=1000000", l.min_chars),
+        ));
+    }
+    if l.max_chars_ceiling == 0 {
+        return Err((key("max_chars_ceiling"), "must be at least 1".into()));
+    }
+    if l.max_chars == 0 || l.max_chars > l.max_chars_ceiling {
+        return Err((
+            key("max_chars"),
+            format!(
+                "{} is outside 1..={} (max_chars_ceiling)",
+                l.max_chars, l.max_chars_ceiling
+            ),
+        ));
+    }
+    for (name, v) in [
+        ("attempt_timeout_secs", l.attempt_timeout_secs.as_f64()),
+        ("deadline_secs", l.deadline_secs.as_f64()),
+    ] {
+        if !(v.is_finite() && v > 0.0 && v <= 86_400.0) {
+            return Err((key(name), format!("{v} is not a number of seconds in (0, 86400]")));
+        }
+    }
+    if l.max_body_bytes == 0 {
+        return Err((key("max_body_bytes"), "must be at least 1".into()));
+    }
+    if l.max_url_length < 16 {
+        return Err((key("max_url_length"), "must be at least 16".into()));
+    }
+    Ok(())
+}
+
+static VAR: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}").expect("static regex")
+});
+
+/// Expand `${NAME}` in `s`. Missing (or empty) variables are collected in `missing`;
+/// expanded values are collected in `secrets`.
+fn expand(
+    s: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+    missing: &mut Vec<String>,
+    secrets: &mut Vec<String>,
+) -> String {
+    VAR.replace_all(s, |caps: &regex::Captures<'_>| {
+        let name = &caps[1];
+        match env(name).filter(|v| !v.is_empty()) {
+            Some(v) => {
+                if !secrets.contains(&v) {
+                    secrets.push(v.clone());
+                }
+                v
+            }
+            None => {
+                if !missing.iter().any(|m| m == name) {
+                    missing.push(name.to_string());
+                }
+                String::new()
+            }
+        }
+    })
+    .into_owned()
+}
+
+fn uses_placeholder(s: &str) -> bool {
+    s.contains("{url}") || s.contains("{url_encoded}")
+}
+
+fn json_uses_placeholder(v: &serde_json::Value) -> bool {
+    match v {
+        serde_json::Value::String(s) => uses_placeholder(s),
+        serde_json::Value::Array(a) => a.iter().any(json_uses_placeholder),
+        serde_json::Value::Object(o) => o.values().any(json_uses_placeholder),
+        _ => false,
+    }
+}
+
+fn expand_json(
+    v: &mut serde_json::Value,
+    env: &dyn Fn(&str) -> Option<String>,
+    missing: &mut Vec<String>,
+    secrets: &mut Vec<String>,
+) {
+    match v {
+        serde_json::Value::String(s) => *s = expand(s, env, missing, secrets),
+        serde_json::Value::Array(a) => a
+            .iter_mut()
+            .for_each(|x| expand_json(x, env, missing, secrets)),
+        serde_json::Value::Object(o) => o
+            .values_mut()
+            .for_each(|x| expand_json(x, env, missing, secrets)),
+        _ => {}
+    }
+}
+
+/// Check that a proxy URL parses and has a scheme reqwest can use.
+fn check_proxy(p: &str) -> Result<(), String> {
+    let u = url::Url::parse(p).map_err(|e| format!("not a URL: {e}"))?;
+    match u.scheme() {
+        "http" | "https" | "socks5" | "socks5h" => Ok(()),
+        other => Err(format!(
+            "scheme '{other}' is not one of http, https, socks5, socks5h"
+        )),
+    }
+}
+
+/// Validate one provider table for its kind and expand its variables.
+/// Errors are `(key, message)`.
+pub fn resolve_provider(
+    t: &ProviderTable,
+    env: &dyn Fn(&str) -> Option<String>,
+    secrets: &mut Vec<String>,
+) -> Result<ProviderSpec, (String, String)> {
+    if t.name.trim().is_empty() {
+        return Err(("name".into(), "must not be empty".into()));
+    }
+    let allowed: &[&str] = match t.kind {
+        ProviderKind::Http => &["headers", "proxy", "user_agent"],
+        ProviderKind::Template => &[
+            "url",
+            "method",
+            "headers",
+            "body",
+            "response",
+            "content_pointer",
+            "proxy",
+            "user_agent",
+        ],
+        ProviderKind::Command => &["argv", "response", "content_pointer"],
+    };
+    let present = [
+        ("url", t.url.is_some()),
+        ("method", t.method.is_some()),
+        ("headers", t.headers.is_some()),
+        ("body", t.body.is_some()),
+        ("response", t.response.is_some()),
+        ("content_pointer", t.content_pointer.is_some()),
+        ("argv", t.argv.is_some()),
+        ("proxy", t.proxy.is_some()),
+        ("user_agent", t.user_agent.is_some()),
+    ];
+    for (key, is_there) in present {
+        if is_there && !allowed.contains(&key) {
+            return Err((
+                key.into(),
+                format!(
+                    "not a key of kind '{}' (its keys: {})",
+                    t.kind.as_str(),
+                    allowed.join(", ")
+                ),
+            ));
+        }
+    }
+    let response = t.response.unwrap_or_default();
+    if let Some(p) = &t.content_pointer {
+        if response != ResponseKind::Json {
+            return Err((
+                "content_pointer".into(),
+                "only applies with response = \"json\"".into(),
+            ));
+        }
+        if !(p.is_empty() || p.starts_with('/')) {
+            return Err((
+                "content_pointer".into(),
+                format!("'{p}' is not an RFC 6901 pointer (it must start with '/')"),
+            ));
+        }
+    }
+    if response == ResponseKind::Json && t.content_pointer.is_none() {
+        return Err((
+            "content_pointer".into(),
+            "is required with response = \"json\" (e.g. \"/data/content\")".into(),
+        ));
+    }
+
+    let mut missing = Vec::new();
+    let mut ex = |s: &str| expand(s, env, &mut missing, secrets);
+    let headers: Vec<(String, String)> = t
+        .headers
+        .iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), ex(v)))
+        .collect();
+    for (k, _) in &headers {
+        if reqwest::header::HeaderName::from_bytes(k.as_bytes()).is_err() {
+            return Err(("headers".into(), format!("'{k}' is not a valid header name")));
+        }
+    }
+    let proxy = t.proxy.as_deref().map(&mut ex);
+    let user_agent = t.user_agent.as_deref().map(&mut ex);
+    let detail = match t.kind {
+        ProviderKind::Http => ProviderDetail::Http {
+            headers,
+            proxy: proxy.clone(),
+            user_agent,
+        },
+        ProviderKind::Template => {
+            let Some(raw_url) = &t.url else {
+                return Err(("url".into(), "is required for kind 'template'".into()));
+            };
+            let url = ex(raw_url);
+            let mut body = match &t.body {
+                None => None,
+                Some(table) => Some(
+                    serde_json::to_value(table)
+                        .map_err(|e| ("body".to_string(), format!("cannot be sent as JSON: {e}")))?,
+                ),
+            };
+            if let Some(b) = body.as_mut() {
+                expand_json(b, env, &mut missing, secrets);
+            }
+            let anywhere = uses_placeholder(raw_url)
+                || t.headers.iter().flatten().any(|(_, v)| uses_placeholder(v))
+                || body.as_ref().is_some_and(json_uses_placeholder);
+            if !anywhere {
+                return Err((
+                    "url".into(),
+                    "the template uses neither {url} nor {url_encoded} anywhere".into(),
+                ));
+            }
+            let probe = url.replace("{url_encoded}", "x").replace("{url}", "x");
+            match url::Url::parse(&probe) {
+                Ok(u) if matches!(u.scheme(), "http" | "https") => {}
+                Ok(u) => {
+                    return Err((
+                        "url".into(),
+                        format!("scheme '{}' is not http or https", u.scheme()),
+                    ))
+                }
+                // With an unset variable the URL may be incomplete; readiness reports that.
+                Err(_) if !missing.is_empty() => {}
+                Err(e) => return Err(("url".into(), format!("does not parse as a URL: {e}"))),
+            }
+            let method = t.method.unwrap_or_default();
+            if body.is_some() && method == Method::Get {
+                return Err(("body".into(), "needs method = \"POST\"".into()));
+            }
+            ProviderDetail::Template {
+                url,
+                method,
+                headers,
+                body,
+                response,
+                content_pointer: t.content_pointer.clone(),
+                proxy: proxy.clone(),
+                user_agent,
+            }
+        }
+        ProviderKind::Command => {
+            let Some(argv) = &t.argv else {
+                return Err(("argv".into(), "is required for kind 'command'".into()));
+            };
+            if argv.is_empty() || argv[0].trim().is_empty() {
+                return Err(("argv".into(), "must name a program first".into()));
+            }
+            if !argv.iter().any(|a| uses_placeholder(a)) {
+                return Err((
+                    "argv".into(),
+                    "uses neither {url} nor {url_encoded} in any argument".into(),
+                ));
+            }
+            let argv: Vec<String> = argv.iter().map(|a| ex(a)).collect();
+            ProviderDetail::Command {
+                argv,
+                response,
+                content_pointer: t.content_pointer.clone(),
+            }
+        }
+    };
+    if let Some(p) = &proxy {
+        if missing.is_empty() {
+            check_proxy(p).map_err(|m| ("proxy".to_string(), m))?;
+        }
+    }
+    let ready = if !missing.is_empty() {
+        Err(format!("missing env {}", missing.join(", ")))
+    } else if let ProviderDetail::Command { argv, .. } = &detail {
+        match argv.first() {
+            Some(program) if find_program(program).is_none() => {
+                Err(format!("program not found: {program}"))
+            }
+            _ => Ok(()),
+        }
+    } else {
+        Ok(())
+    };
+    Ok(ProviderSpec {
+        name: t.name.clone(),
+        kind: t.kind,
+        ready,
+        detail,
+    })
+}
+
+/// Find an executable: a path with a separator is checked as is, a bare name along `$PATH`.
+pub fn find_program(program: &str) -> Option<PathBuf> {
+    fn is_exec(p: &Path) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            p.metadata()
+                .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+                .unwrap_or(false)
+        }
+        #[cfg(not(unix))]
+        {
+            p.is_file()
+        }
+    }
+    if program.contains(std::path::MAIN_SEPARATOR) || program.contains('/') {
+        let p = PathBuf::from(program);
+        return is_exec(&p).then_some(p);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|p| is_exec(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env_with(vars: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    fn parse_str(text: &str) -> Result<Config, ConfigError> {
+        parse(
+            text,
+            ConfigSource::File("/etc/vetch.toml".into()),
+            &env_with(&[("READER_KEY", "sekrit-value-123")]),
+        )
+    }
+
+    #[test]
+    fn empty_file_has_no_providers_and_defaults() {
+        let c = parse_str("").unwrap();
+        assert!(c.providers.is_empty());
+        assert_eq!(c.lookup, LookupSection::default());
+        assert_eq!(c.network.user_agent, format!("vetch/{VERSION}"));
+    }
+
+    #[test]
+    fn builtin_has_direct() {
+        let c = Config::builtin();
+        assert_eq!(c.providers.len(), 1);
+        assert_eq!(c.providers[0].name, "direct");
+        assert_eq!(c.providers[0].kind, ProviderKind::Http);
+    }
+
+    #[test]
+    fn unknown_key_names_line_and_key() {
+        let e = parse_str("[lookup]\nmin_chars = 3\nmax_attempt_ceilin = 4\n").unwrap_err();
+        assert_eq!(e.line, Some(3));
+        assert!(e.message.contains("max_attempt_ceilin"), "{e}");
+        assert!(e.to_string().starts_with("config /etc/vetch.toml:3: "), "{e}");
+    }
+
+    #[test]
+    fn wrong_type_is_reported() {
+        let e = parse_str("[lookup]\nmin_chars = \"many\"\n").unwrap_err();
+        assert_eq!(e.line, Some(2));
+    }
+
+    #[test]
+    fn key_of_other_kind_is_named() {
+        let e = parse_str("[[providers]]\nname = \"d\"\nkind = \"http\"\nargv = [\"x\"]\n")
+            .unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("providers[0].argv"));
+        assert_eq!(e.line, Some(2));
+    }
+
+    #[test]
+    fn secret_expanded_and_collected() {
+        let c = parse_str(
+            "[[providers]]\nname = \"r\"\nkind = \"template\"\nurl = \"https://r.example/{url}\"\nheaders = { Authorization = \"Bearer ${READER_KEY}\" }\n",
+        )
+        .unwrap();
+        assert_eq!(c.secrets, vec!["sekrit-value-123".to_string()]);
+        assert!(c.providers[0].ready.is_ok());
+        match &c.providers[0].detail {
+            ProviderDetail::Template { headers, .. } => {
+                assert_eq!(headers[0].1, "Bearer sekrit-value-123")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn missing_variable_makes_not_ready() {
+        let c = parse_str(
+            "[[providers]]\nname = \"r\"\nkind = \"template\"\nurl = \"https://r.example/{url}?key=${NOPE}\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.providers[0].ready, Err("missing env NOPE".to_string()));
+    }
+
+    #[test]
+    fn template_without_placeholder_is_an_error() {
+        let e = parse_str(
+            "[[providers]]\nname = \"r\"\nkind = \"template\"\nurl = \"https://r.example/\"\n",
+        )
+        .unwrap_err();
+        assert!(e.message.contains("neither {url}"), "{e}");
+    }
+
+    #[test]
+    fn json_needs_pointer_and_pointer_needs_slash() {
+        let base = "[[providers]]\nname = \"r\"\nkind = \"template\"\nurl = \"https://r.example/{url}\"\nresponse = \"json\"\n";
+        assert!(parse_str(base).is_err());
+        assert!(parse_str(&format!("{base}content_pointer = \"data\"\n")).is_err());
+        assert!(parse_str(&format!("{base}content_pointer = \"/data\"\n")).is_ok());
+    }
+
+    #[test]
+    fn duplicate_names_rejected() {
+        let t = "[[providers]]\nname = \"a\"\nkind = \"http\"\n[[providers]]\nname = \"a\"\nkind = \"http\"\n";
+        let e = parse_str(t).unwrap_err();
+        assert!(e.message.contains("duplicate"), "{e}");
+        assert_eq!(e.line, Some(4));
+    }
+
+    #[test]
+    fn ceilings_checked() {
+        assert!(parse_str("[lookup]\ndefault_max_attempts = 9\n").is_err());
+        assert!(parse_str("[lookup]\nmax_chars = 200000\n").is_err());
+        assert!(parse_str("[lookup]\ndeadline_secs = 0\n").is_err());
+        let c = parse_str("[lookup]\nattempt_timeout_secs = 0.5\n").unwrap();
+        assert_eq!(c.lookup.attempt_timeout_secs.as_f64(), 0.5);
+    }
+
+    #[test]
+    fn command_needs_placeholder_and_program() {
+        assert!(parse_str(
+            "[[providers]]\nname = \"c\"\nkind = \"command\"\nargv = [\"echo\", \"hi\"]\n"
+        )
+        .is_err());
+        let c = parse_str(
+            "[[providers]]\nname = \"c\"\nkind = \"command\"\nargv = [\"definitely-not-a-program-xyz\", \"{url}\"]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            c.providers[0].ready,
+            Err("program not found: definitely-not-a-program-xyz".to_string())
+        );
+    }
+}

@@ -1,0 +1,323 @@
+//! The model-facing tool input (DESIGN.md §3): parsing with errors a model can act on,
+//! and unwrapping a Strands/Bedrock ToolUse.
+//!
+//! Nothing here clamps (that is `settings::Settings::request`) and nothing here may panic:
+//! every mistake becomes an [`InputError`] naming the field and what is accepted.
+
+use serde_json::{Map, Value};
+
+/// The fields a caller may send, as sent (numbers not yet clamped).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolInput {
+    pub url: String,
+    pub must_contain: Option<String>,
+    pub min_chars: Option<i64>,
+    pub max_attempts: Option<i64>,
+    pub start_index: Option<i64>,
+    pub max_chars: Option<i64>,
+}
+
+/// Field names of the tool input, in schema order.
+pub const INPUT_FIELDS: [&str; 6] = [
+    "url",
+    "must_contain",
+    "min_chars",
+    "max_attempts",
+    "start_index",
+    "max_chars",
+];
+
+/// A caller mistake, worded for the caller.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError {
+    pub message: String,
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+fn err(message: impl Into<String>) -> InputError {
+    InputError {
+        message: message.into(),
+    }
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
+        Value::Number(_) => "a non-integer number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// An integer field. Integers of any size are accepted and later clamped; a float with no
+/// fractional part (`3.0`) counts as an integer; anything else is a wrong-type error.
+fn integer(field: &str, v: &Value) -> Result<i64, InputError> {
+    if let Value::Number(n) = v {
+        if let Some(i) = n.as_i64() {
+            return Ok(i);
+        }
+        if n.as_u64().is_some() {
+            return Ok(i64::MAX);
+        }
+        if let Some(f) = n.as_f64() {
+            if f.is_finite() && f.fract() == 0.0 {
+                // `as` saturates at the i64 bounds, which the clamp then handles.
+                return Ok(f as i64);
+            }
+        }
+    }
+    Err(err(format!(
+        "field `{field}` must be an integer, got {} ({})",
+        type_name(v),
+        short(v)
+    )))
+}
+
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    crate::receipt::clip_chars(&s, 40)
+}
+
+impl ToolInput {
+    /// Parse a bare tool input object.
+    pub fn from_value(v: &Value) -> Result<ToolInput, InputError> {
+        let Value::Object(map) = v else {
+            return Err(err(format!(
+                "the tool input must be a JSON object like {{\"url\": \"https://example.com\"}}, got {}",
+                type_name(v)
+            )));
+        };
+        Self::from_map(map)
+    }
+
+    fn from_map(map: &Map<String, Value>) -> Result<ToolInput, InputError> {
+        let unknown: Vec<&str> = map
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !INPUT_FIELDS.contains(k))
+            .collect();
+        if !unknown.is_empty() {
+            return Err(err(format!(
+                "unknown field{} {}; accepted fields: {}",
+                if unknown.len() > 1 { "s" } else { "" },
+                unknown
+                    .iter()
+                    .map(|k| format!("`{}`", crate::receipt::clip_chars(k, 40)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                INPUT_FIELDS.join(", ")
+            )));
+        }
+        let url = match map.get("url") {
+            None => {
+                return Err(err(
+                    "missing required field `url` (an http or https URL to fetch)",
+                ))
+            }
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => {
+                return Err(err(format!(
+                    "field `url` must be a string, got {}",
+                    type_name(other)
+                )))
+            }
+        };
+        let must_contain = match map.get("must_contain") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s.clone()).filter(|s| !s.is_empty()),
+            Some(other) => {
+                return Err(err(format!(
+                    "field `must_contain` must be a string, got {}",
+                    type_name(other)
+                )))
+            }
+        };
+        let num = |field: &str| -> Result<Option<i64>, InputError> {
+            map.get(field).map(|v| integer(field, v)).transpose()
+        };
+        Ok(ToolInput {
+            url,
+            must_contain,
+            min_chars: num("min_chars")?,
+            max_attempts: num("max_attempts")?,
+            start_index: num("start_index")?,
+            max_chars: num("max_chars")?,
+        })
+    }
+
+    /// Just a URL, every other field at its default.
+    pub fn for_url(url: impl Into<String>) -> ToolInput {
+        ToolInput {
+            url: url.into(),
+            ..ToolInput::default()
+        }
+    }
+}
+
+/// What a caller sent: a bare input or a ToolUse around one. The `toolUseId` is kept even
+/// when the input inside is wrong, so the error can be routed back to the right call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    pub tool_use_id: Option<String>,
+    pub input: Result<ToolInput, InputError>,
+}
+
+/// Parse one JSON text (a `vetch tool` stdin, or one batch line that starts with `{`).
+pub fn parse_request(text: &str) -> Request {
+    if text.trim().is_empty() {
+        return Request {
+            tool_use_id: None,
+            input: Err(err(
+                "empty input: expected one JSON object like {\"url\": \"https://example.com\"}",
+            )),
+        };
+    }
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            return Request {
+                tool_use_id: None,
+                input: Err(err(format!(
+                    "input is not valid JSON ({e}); expected an object like {{\"url\": \"https://example.com\"}}"
+                ))),
+            }
+        }
+    };
+    request_from_value(&value)
+}
+
+/// Interpret a parsed value as a bare input or a ToolUse (`toolUseId`/`name`/`input`).
+pub fn request_from_value(value: &Value) -> Request {
+    let Value::Object(map) = value else {
+        return Request {
+            tool_use_id: None,
+            input: ToolInput::from_value(value),
+        };
+    };
+    let is_tool_use = map.contains_key("toolUseId") || map.contains_key("input");
+    if !is_tool_use {
+        return Request {
+            tool_use_id: None,
+            input: ToolInput::from_map(map),
+        };
+    }
+    let tool_use_id = match map.get("toolUseId") {
+        Some(Value::String(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let input = (|| {
+        match map.get("toolUseId") {
+            Some(Value::String(_)) | None => {}
+            Some(other) => {
+                return Err(err(format!(
+                    "ToolUse field `toolUseId` must be a string, got {}",
+                    type_name(other)
+                )))
+            }
+        }
+        let extra: Vec<&str> = map
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !["toolUseId", "name", "input"].contains(k))
+            .collect();
+        if !extra.is_empty() {
+            return Err(err(format!(
+                "unknown ToolUse field{} {}; a ToolUse has toolUseId, name and input",
+                if extra.len() > 1 { "s" } else { "" },
+                extra
+                    .iter()
+                    .map(|k| format!("`{}`", crate::receipt::clip_chars(k, 40)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        match map.get("name") {
+            None => {}
+            Some(Value::String(n)) if n == crate::spec::TOOL_NAME => {}
+            Some(other) => {
+                return Err(err(format!(
+                    "ToolUse `name` must be \"{}\", got {}",
+                    crate::spec::TOOL_NAME,
+                    short(other)
+                )))
+            }
+        }
+        match map.get("input") {
+            None => Err(err(
+                "ToolUse is missing `input` (an object like {\"url\": \"https://example.com\"})",
+            )),
+            Some(v) => ToolInput::from_value(v),
+        }
+    })();
+    Request { tool_use_id, input }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(v: Value) -> Result<ToolInput, InputError> {
+        request_from_value(&v).input
+    }
+
+    #[test]
+    fn bare_input() {
+        let i = parse(json!({"url": "https://a.example/", "max_attempts": 2, "must_contain": "x"}))
+            .unwrap();
+        assert_eq!(i.url, "https://a.example/");
+        assert_eq!(i.max_attempts, Some(2));
+        assert_eq!(i.must_contain.as_deref(), Some("x"));
+    }
+
+    #[test]
+    fn tool_use_keeps_id_even_on_error() {
+        let r = request_from_value(&json!({"toolUseId": "t1", "name": "verified_web_lookup", "input": {"nope": 1}}));
+        assert_eq!(r.tool_use_id.as_deref(), Some("t1"));
+        let e = r.input.unwrap_err();
+        assert!(e.message.contains("`nope`"), "{e}");
+        assert!(e.message.contains("accepted fields"), "{e}");
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        let cases = [
+            (json!([1]), "must be a JSON object"),
+            (json!({}), "missing required field `url`"),
+            (json!({"url": 5}), "field `url` must be a string"),
+            (json!({"url": "u", "max_attempts": 2.5}), "field `max_attempts` must be an integer"),
+            (json!({"url": "u", "min_chars": "3"}), "field `min_chars` must be an integer"),
+            (json!({"url": "u", "max_chars": null}), "field `max_chars` must be an integer"),
+            (json!({"url": "u", "must_contain": 3}), "field `must_contain` must be a string"),
+            (json!({"toolUseId": "a", "name": "other", "input": {"url": "u"}}), "`name` must be"),
+            (json!({"toolUseId": "a"}), "missing `input`"),
+            (json!({"toolUseId": 7, "input": {"url": "u"}}), "`toolUseId` must be a string"),
+        ];
+        for (v, want) in cases {
+            let e = parse(v.clone()).unwrap_err();
+            assert!(e.message.contains(want), "{v}: {e}");
+        }
+    }
+
+    #[test]
+    fn whole_floats_and_huge_numbers_are_integers() {
+        let i = parse(json!({"url": "u", "max_attempts": 3.0, "start_index": 1e30, "max_chars": 18446744073709551615u64})).unwrap();
+        assert_eq!(i.max_attempts, Some(3));
+        assert_eq!(i.start_index, Some(i64::MAX));
+        assert_eq!(i.max_chars, Some(i64::MAX));
+    }
+
+    #[test]
+    fn text_level_errors() {
+        assert!(parse_request("").input.unwrap_err().message.contains("empty input"));
+        assert!(parse_request("{nope").input.unwrap_err().message.contains("not valid JSON"));
+    }
+}

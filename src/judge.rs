@@ -1,0 +1,103 @@
+//! The usability judgement: is this text something the caller can use?
+//!
+//! Checks run in a fixed order (issue 2): empty, then interstitial / challenge / cookie wall
+//! / JS-only shell, then `must_contain` (case-insensitive), then `min_chars`. The first that
+//! fails decides, and its detail names what decided. Pure functions: no I/O, no panics.
+
+use crate::receipt::clip_chars;
+
+/// Judge `text` (what the caller would receive); `raw` is the decoded body, whose markup
+/// the interstitial detector may also read. `Err` holds the attempt detail.
+pub fn judge(
+    raw: &str,
+    text: &str,
+    must_contain: Option<&str>,
+    min_chars: usize,
+) -> Result<(), String> {
+    if text.trim().is_empty() {
+        return Err(if raw.trim().is_empty() {
+            "empty body".into()
+        } else {
+            "no readable text in the body".into()
+        });
+    }
+    if let Some(marker) = crate::interstitial::detect(raw, text) {
+        return Err(format!("interstitial page detected ('{marker}')"));
+    }
+    if let Some(needle) = must_contain.filter(|n| !n.is_empty()) {
+        if !contains_ignore_case(text, needle) {
+            return Err(format!(
+                "required text not found: '{}'",
+                clip_chars(needle, 60)
+            ));
+        }
+    }
+    let chars = text.chars().count();
+    if chars < min_chars {
+        return Err(format!(
+            "content too short: {chars} chars, min_chars is {min_chars}"
+        ));
+    }
+    Ok(())
+}
+
+/// Case-insensitive substring test (Unicode lower-casing on both sides).
+pub fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
+    if needle.is_ascii() {
+        let n = needle.as_bytes();
+        return n.is_empty()
+            || haystack
+                .as_bytes()
+                .windows(n.len())
+                .any(|w| w.eq_ignore_ascii_case(n));
+    }
+    haystack.to_lowercase().contains(&needle.to_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAGE: &str = "A real article about Rust tooling, long enough to be useful to anyone.";
+
+    #[test]
+    fn order_and_details() {
+        assert_eq!(judge("", "", None, 1), Err("empty body".into()));
+        assert_eq!(
+            judge("<p> </p>", "  ", None, 1),
+            Err("no readable text in the body".into())
+        );
+        assert_eq!(
+            judge(PAGE, PAGE, Some("PYTHON"), 1),
+            Err("required text not found: 'PYTHON'".into())
+        );
+        assert_eq!(judge(PAGE, PAGE, Some("RUST tooling"), 1), Ok(()));
+        assert_eq!(
+            judge(PAGE, PAGE, None, 500),
+            Err(format!(
+                "content too short: {} chars, min_chars is 500",
+                PAGE.chars().count()
+            ))
+        );
+        // must_contain is checked before min_chars.
+        assert!(judge(PAGE, PAGE, Some("zzz"), 500)
+            .unwrap_err()
+            .starts_with("required"));
+    }
+
+    #[test]
+    fn just_a_moment_is_named() {
+        let raw = "<html><head><title>Just a moment...</title></head><body>Checking your browser before accessing the site.</body></html>";
+        assert_eq!(
+            judge(raw, "Checking your browser before accessing the site.", None, 1),
+            Err("interstitial page detected ('just a moment')".into())
+        );
+    }
+
+    #[test]
+    fn case_insensitive_unicode() {
+        assert!(contains_ignore_case("Straße ÉCOLE", "école"));
+        assert!(contains_ignore_case("abc", ""));
+        assert!(!contains_ignore_case("ab", "abc"));
+    }
+}

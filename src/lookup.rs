@@ -1,0 +1,512 @@
+//! The attempt loop: from a request to a receipt and the text that goes with it.
+//!
+//! `Engine::lookup` never fails and never panics: invalid input, missing providers and every
+//! kind of provider failure become receipt fields and attempt records (a failed attempt is
+//! data, not an `Err`). Every string that enters the receipt or the text is redacted here,
+//! before it is stored, so the printer only ever sees redacted values.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+use tokio::time::Instant;
+
+use crate::decode::{decode_body, DecodeError};
+use crate::extract::{extract, looks_like_html, BodyKind, ExtractMode};
+use crate::input::{Request, ToolInput};
+use crate::net::{Failure, Fetched};
+use crate::provider::Provider;
+use crate::receipt::{
+    clip_chars, AttemptRecord, FailureReason, Outcome, Receipt, ToolResult, MAX_DETAIL_CHARS,
+    RECEIPT_SCHEMA,
+};
+use crate::redact::Redactor;
+use crate::settings::{LookupRequest, Settings};
+
+/// A sink for `-v` diagnostics. The caller redacts (see `output::Printer::diag`).
+pub type Diag = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Providers built once, shared by every lookup of the process.
+pub struct Engine {
+    settings: Arc<Settings>,
+    /// The ready providers, in order; not-ready ones are never built.
+    providers: Vec<Provider>,
+    diag: Option<Diag>,
+}
+
+/// What a lookup produced: the receipt and the text for `content[1]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lookup {
+    pub receipt: Receipt,
+    /// The content window on success, one failure line otherwise. Redacted.
+    pub text: String,
+}
+
+impl Lookup {
+    pub fn into_tool_result(self, tool_use_id: Option<String>) -> ToolResult {
+        ToolResult::new(self.receipt, self.text, tool_use_id)
+    }
+}
+
+/// Usable content from one attempt, before windowing.
+struct Content {
+    text: String,
+    title: Option<String>,
+    truncated: bool,
+    http_status: Option<u16>,
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn sha256_hex(s: &str) -> String {
+    hex::encode(Sha256::digest(s.as_bytes()))
+}
+
+/// The window `[start, start+max)` in characters, and where the next one starts.
+pub fn window(text: &str, start: usize, max: usize) -> (&str, Option<usize>) {
+    let mut idx = text.char_indices().map(|(i, _)| i).skip(start);
+    let Some(from) = idx.next() else {
+        return ("", None);
+    };
+    let mut it = text[from..].char_indices().map(|(i, _)| i).skip(max);
+    match it.next() {
+        Some(to) => (&text[from..from + to], Some(start.saturating_add(max))),
+        None => (&text[from..], None),
+    }
+}
+
+impl Engine {
+    /// Build the ready providers. Fails only on operator errors (a proxy reqwest rejects).
+    pub fn new(settings: Arc<Settings>) -> Result<Engine, String> {
+        let providers = settings
+            .ready_providers()
+            .map(|spec| {
+                Provider::build(spec, &settings)
+                    .map_err(|e| format!("provider '{}': {e}", spec.name))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Engine {
+            settings,
+            providers,
+            diag: None,
+        })
+    }
+
+    pub fn with_diag(mut self, diag: Diag) -> Engine {
+        self.diag = Some(diag);
+        self
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    fn say(&self, msg: &str) {
+        if let Some(d) = &self.diag {
+            d(msg);
+        }
+    }
+
+    fn redactor(&self) -> &Redactor {
+        &self.settings.redactor
+    }
+
+    /// Answer one caller request (bare input or ToolUse) with a tool result.
+    pub async fn answer(&self, request: Request) -> ToolResult {
+        match request.input {
+            Ok(input) => self.lookup(&input).await.into_tool_result(request.tool_use_id),
+            Err(e) => self
+                .invalid(None, &e.message, Instant::now(), 0)
+                .into_tool_result(request.tool_use_id),
+        }
+    }
+
+    /// A refusal before any attempt (`invalid_input`).
+    fn invalid(&self, url: Option<&str>, why: &str, start: Instant, max_attempts: u32) -> Lookup {
+        let r = self.redactor();
+        let detail = clip_chars(&r.redact_text(why), 300);
+        let receipt = Receipt {
+            schema: RECEIPT_SCHEMA.into(),
+            ok: false,
+            url: url.map(|u| r.redact_url(u)).unwrap_or_default(),
+            attempts: 0,
+            max_attempts,
+            providers_available: self.providers.len() as u32,
+            provider_used: None,
+            fallback_used: false,
+            failure_reason: Some(FailureReason::InvalidInput),
+            content_chars: 0,
+            attempts_log: vec![],
+            failure_detail: Some(detail.clone()),
+            content_sha256: None,
+            next_start_index: None,
+            elapsed_ms: millis(start.elapsed()),
+            title: None,
+            truncated: false,
+        };
+        Lookup {
+            receipt,
+            text: format!("invalid input: {detail}"),
+        }
+    }
+
+    /// Check the requested URL before any attempt. `Err` is the `failure_detail`.
+    fn preflight(&self, url: &str) -> Result<url::Url, String> {
+        let max = self.settings.config.lookup.max_url_length;
+        let len = url.chars().count();
+        if len > max {
+            return Err(format!("URL is {len} characters long; the limit is {max}"));
+        }
+        if url.trim().is_empty() {
+            return Err("URL is empty".into());
+        }
+        let parsed = url::Url::parse(url).map_err(|e| format!("URL does not parse: {e}"))?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(format!(
+                "scheme '{}' is not allowed (only http and https)",
+                parsed.scheme()
+            ));
+        }
+        if parsed.host().is_none() {
+            return Err("URL has no host".into());
+        }
+        self.settings
+            .policy
+            .check_url(&parsed, true)
+            .map_err(|r| format!("host refused by the network policy: {r}"))?;
+        Ok(parsed)
+    }
+
+    /// Run one lookup.
+    pub async fn lookup(&self, input: &ToolInput) -> Lookup {
+        let start = Instant::now();
+        let req = self.settings.request(input);
+        let parsed = match self.preflight(&req.url) {
+            Ok(u) => u,
+            Err(why) => return self.invalid(Some(&req.url), &why, start, req.max_attempts),
+        };
+        let fetch_url = parsed.as_str().to_string();
+        let deadline = start + self.settings.deadline();
+        let attempt_timeout = self.settings.attempt_timeout();
+        let budget = (req.max_attempts as usize).min(self.providers.len());
+
+        let mut log: Vec<AttemptRecord> = Vec::new();
+        let mut found: Option<(String, Content)> = None;
+        let mut deadline_hit = false;
+        for (i, p) in self.providers.iter().take(budget).enumerate() {
+            let now = Instant::now();
+            if now >= deadline {
+                deadline_hit = true;
+                self.say("lookup deadline reached; no further attempts");
+                break;
+            }
+            let attempt_deadline = (now + attempt_timeout).min(deadline);
+            let allowed = attempt_deadline - now;
+            self.say(&format!(
+                "attempt {}/{}: provider '{}' ({})",
+                i + 1,
+                budget,
+                p.name,
+                p.kind.as_str()
+            ));
+            let result = match p
+                .fetch(
+                    &fetch_url,
+                    attempt_deadline,
+                    allowed,
+                    self.settings.config.lookup.max_body_bytes,
+                )
+                .await
+            {
+                Ok(fetched) => self.process(p, fetched, &req, &fetch_url).await,
+                Err(f) => Err(f),
+            };
+            let elapsed = millis(now.elapsed());
+            let (outcome, http_status, detail) = match &result {
+                Ok(c) => (Outcome::Ok, c.http_status, "usable content".to_string()),
+                Err(f) => (f.outcome, f.http_status, f.detail.clone()),
+            };
+            let detail = clip_chars(&self.redactor().redact_text(&detail), MAX_DETAIL_CHARS);
+            self.say(&format!(
+                "attempt {}/{}: provider '{}' -> {} in {elapsed} ms: {detail}",
+                i + 1,
+                budget,
+                p.name,
+                serde_json::to_value(outcome)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default(),
+            ));
+            log.push(AttemptRecord {
+                provider: p.name.clone(),
+                outcome,
+                http_status,
+                detail,
+                elapsed_ms: elapsed,
+            });
+            if let Ok(c) = result {
+                found = Some((p.name.clone(), c));
+                break;
+            }
+        }
+
+        let attempts = log.len() as u32;
+        let r = self.redactor();
+        let mut receipt = Receipt {
+            schema: RECEIPT_SCHEMA.into(),
+            ok: false,
+            url: r.redact_url(&req.url),
+            attempts,
+            max_attempts: req.max_attempts,
+            providers_available: self.providers.len() as u32,
+            provider_used: None,
+            fallback_used: attempts > 1,
+            failure_reason: None,
+            content_chars: 0,
+            attempts_log: log,
+            failure_detail: None,
+            content_sha256: None,
+            next_start_index: None,
+            elapsed_ms: 0,
+            title: None,
+            truncated: false,
+        };
+        let text = match found {
+            Some((name, content)) => {
+                let total = content.text.chars().count();
+                if req.start_index >= total {
+                    receipt.failure_reason = Some(FailureReason::InvalidInput);
+                    let why = format!(
+                        "start_index {} is past the end of the content, which is {total} characters long",
+                        req.start_index
+                    );
+                    receipt.failure_detail = Some(why.clone());
+                    receipt.title = content.title;
+                    format!("invalid input: {why}")
+                } else {
+                    let (win, next) = window(&content.text, req.start_index, req.max_chars);
+                    receipt.ok = true;
+                    receipt.provider_used = Some(name);
+                    receipt.content_chars = total as u64;
+                    receipt.content_sha256 = Some(sha256_hex(&content.text));
+                    receipt.next_start_index = next.map(|n| n as u64);
+                    receipt.title = content.title;
+                    receipt.truncated = content.truncated;
+                    win.to_string()
+                }
+            }
+            None => {
+                let reason = if self.providers.is_empty() {
+                    FailureReason::NoProvidersConfigured
+                } else if deadline_hit || (attempts as usize) < self.providers.len() {
+                    FailureReason::AttemptBudgetExhausted
+                } else {
+                    FailureReason::AllProvidersFailed
+                };
+                receipt.failure_reason = Some(reason);
+                failure_line(&receipt)
+            }
+        };
+        receipt.elapsed_ms = millis(start.elapsed());
+        Lookup { receipt, text }
+    }
+
+    /// Decode, reshape, extract, redact and judge one fetched body.
+    async fn process(
+        &self,
+        p: &Provider,
+        fetched: Fetched,
+        req: &LookupRequest,
+        url: &str,
+    ) -> Result<Content, Failure> {
+        let job = Job {
+            fetched,
+            json_pointer: match p.response {
+                crate::config::ResponseKind::Json => p.content_pointer.clone().or(Some(String::new())),
+                crate::config::ResponseKind::Text => None,
+            },
+            mode: self.settings.extract,
+            redactor: self.settings.redactor.clone(),
+            must_contain: req.must_contain.clone(),
+            min_chars: req.min_chars,
+            url: url.to_string(),
+        };
+        // Extraction is CPU work on untrusted input: keep it off the async workers, and turn
+        // a panic in a parser into a failed attempt rather than a dead process.
+        match tokio::task::spawn_blocking(move || job.run()).await {
+            Ok(r) => r,
+            Err(_) => Err(Failure {
+                outcome: Outcome::MalformedResponse,
+                http_status: None,
+                detail: "the body could not be processed (parser failure)".into(),
+            }),
+        }
+    }
+}
+
+struct Job {
+    fetched: Fetched,
+    json_pointer: Option<String>,
+    mode: ExtractMode,
+    redactor: Arc<Redactor>,
+    must_contain: Option<String>,
+    min_chars: usize,
+    url: String,
+}
+
+fn json_type(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+impl Job {
+    fn run(self) -> Result<Content, Failure> {
+        let status = self.fetched.http_status;
+        let fail = |outcome, detail: String| Failure {
+            outcome,
+            http_status: status,
+            detail,
+        };
+        let decoded = decode_body(
+            &self.fetched.body,
+            self.fetched.content_type.as_deref(),
+            self.fetched.truncated,
+        )
+        .map_err(|e| match e {
+            DecodeError::Unsupported(t) => fail(
+                Outcome::UnusableContent,
+                format!("unsupported content type {t}"),
+            ),
+            DecodeError::Malformed(d) => fail(Outcome::MalformedResponse, d),
+        })?;
+        let (raw, kind) = match &self.json_pointer {
+            None => (decoded.text, decoded.kind),
+            Some(ptr) => {
+                let value: serde_json::Value = serde_json::from_str(&decoded.text).map_err(|e| {
+                    fail(
+                        Outcome::MalformedResponse,
+                        format!("expected a JSON response, got something else ({e})"),
+                    )
+                })?;
+                match value.pointer(ptr) {
+                    None => {
+                        return Err(fail(
+                            Outcome::MalformedResponse,
+                            format!("JSON pointer '{ptr}' not found in the response"),
+                        ))
+                    }
+                    Some(serde_json::Value::String(s)) => {
+                        let kind = if looks_like_html(s) {
+                            BodyKind::Html
+                        } else {
+                            BodyKind::OtherText
+                        };
+                        (s.clone(), kind)
+                    }
+                    Some(other) => {
+                        return Err(fail(
+                            Outcome::MalformedResponse,
+                            format!(
+                                "JSON pointer '{ptr}' is {}, not a string",
+                                json_type(other)
+                            ),
+                        ))
+                    }
+                }
+            }
+        };
+        let extracted = extract(&raw, kind, self.mode, Some(&self.url));
+        let text = self.redactor.redact_text(&extracted.text);
+        let title = extracted
+            .title
+            .map(|t| clip_chars(&self.redactor.redact_text(&t), 300));
+        crate::judge::judge(&raw, &text, self.must_contain.as_deref(), self.min_chars)
+            .map_err(|d| fail(Outcome::UnusableContent, d))?;
+        Ok(Content {
+            text,
+            title,
+            truncated: self.fetched.truncated,
+            http_status: status,
+        })
+    }
+}
+
+/// One line saying what failed, for `content[1]` and `-o text` on stderr.
+pub fn failure_line(r: &Receipt) -> String {
+    let reason = match r.failure_reason {
+        Some(FailureReason::NoProvidersConfigured) => {
+            return "no usable content: no providers are configured and ready".into()
+        }
+        Some(FailureReason::InvalidInput) => {
+            return format!(
+                "invalid input: {}",
+                r.failure_detail.as_deref().unwrap_or("")
+            )
+        }
+        Some(FailureReason::AttemptBudgetExhausted) => "attempt budget exhausted",
+        Some(FailureReason::AllProvidersFailed) | None => "all providers failed",
+    };
+    let attempts: Vec<String> = r
+        .attempts_log
+        .iter()
+        .map(|a| {
+            let outcome = serde_json::to_value(a.outcome)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default();
+            format!("{}: {outcome} ({})", a.provider, clip_chars(&a.detail, 80))
+        })
+        .collect();
+    clip_chars(
+        &format!(
+            "no usable content ({reason} after {} attempt{}): {}",
+            r.attempts,
+            if r.attempts == 1 { "" } else { "s" },
+            attempts.join("; ")
+        ),
+        600,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_walks_characters() {
+        let t = "aé日b";
+        assert_eq!(window(t, 0, 2), ("aé", Some(2)));
+        assert_eq!(window(t, 2, 2), ("日b", None));
+        assert_eq!(window(t, 1, 10), ("é日b", None));
+        assert_eq!(window(t, 4, 1), ("", None));
+        assert_eq!(window(t, 3, 1), ("b", None));
+        assert_eq!(window(t, 0, 4), ("aé日b", None));
+    }
+
+    #[test]
+    fn windows_concatenate_back() {
+        let text: String = "héllo wörld 日本語 ".repeat(50);
+        for size in [1, 3, 7, 64, 1000] {
+            let mut out = String::new();
+            let mut start = 0;
+            loop {
+                let (w, next) = window(&text, start, size);
+                assert!(w.chars().count() <= size);
+                out.push_str(w);
+                match next {
+                    Some(n) => start = n,
+                    None => break,
+                }
+            }
+            assert_eq!(out, text, "size {size}");
+        }
+    }
+}

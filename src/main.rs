@@ -1,0 +1,12 @@
+//! The `vetch` binary: parse the command line, run, exit with the code the run decided.
+
+use clap::Parser;
+
+fn main() {
+    // A panic must never print a payload that might hold page text or a secret.
+    std::panic::set_hook(Box::new(|_| {
+        eprintln!("vetch: internal error (a bug): the operation was aborted");
+    }));
+    let cli = vetch::cli::Cli::parse();
+    std::process::exit(vetch::app::run(cli));
+}

@@ -1,0 +1,287 @@
+//! HTTP plumbing: clients wired to the network guard, and one bounded request.
+//!
+//! The guard sits in three layers (STACK.md): the URL host is checked before sending
+//! (`guard::NetworkPolicy::check_url`), every redirect hop is checked by the redirect
+//! policy, and names are resolved by [`GuardedResolver`], which drops refused addresses so
+//! reqwest can only connect to what passed. Environment proxies are ignored (`no_proxy`)
+//! unless a provider names one. A request never outlives its deadline and never reads more
+//! than the body cap, counted after decompression.
+
+use std::error::Error as StdError;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+use reqwest::redirect;
+use tokio::time::Instant;
+
+use crate::guard::{NetworkPolicy, Refusal};
+use crate::receipt::Outcome;
+
+/// A response that landed with a 2xx status, body read (possibly cut at the cap).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fetched {
+    pub http_status: Option<u16>,
+    pub content_type: Option<String>,
+    pub body: Vec<u8>,
+    pub truncated: bool,
+}
+
+/// A failed attempt, classified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub outcome: Outcome,
+    pub http_status: Option<u16>,
+    pub detail: String,
+}
+
+impl Failure {
+    pub fn transport(detail: impl Into<String>) -> Failure {
+        Failure {
+            outcome: Outcome::TransportError,
+            http_status: None,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// Why a redirect was not followed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RedirectError {
+    #[error("too many redirects (more than {0})")]
+    TooMany(usize),
+    #[error("redirect loop")]
+    Loop,
+    #[error("redirect to a non-http(s) scheme '{0}'")]
+    Scheme(String),
+    #[error("blocked: redirect to {0}")]
+    Refused(Refusal),
+}
+
+/// Resolves names with the system resolver and keeps only the addresses the policy allows.
+#[derive(Debug, Clone)]
+pub struct GuardedResolver {
+    policy: Arc<NetworkPolicy>,
+}
+
+impl Resolve for GuardedResolver {
+    fn resolve(&self, name: Name) -> Resolving {
+        let policy = self.policy.clone();
+        let host = name.as_str().to_string();
+        Box::pin(async move {
+            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
+                .await?
+                .collect();
+            let mut first_refusal = None;
+            let allowed: Vec<SocketAddr> = addrs
+                .into_iter()
+                .filter(|a| match policy.check_resolved(&host, a.ip()) {
+                    Ok(()) => true,
+                    Err(r) => {
+                        first_refusal.get_or_insert(r);
+                        false
+                    }
+                })
+                .collect();
+            if allowed.is_empty() {
+                if let Some(r) = first_refusal {
+                    return Err(Box::new(r) as Box<dyn StdError + Send + Sync>);
+                }
+            }
+            Ok(Box::new(allowed.into_iter()) as Addrs)
+        })
+    }
+}
+
+/// How to build one client.
+pub struct ClientOptions<'a> {
+    pub policy: Arc<NetworkPolicy>,
+    /// Domain lists apply to http providers' hops, not to template endpoints (DESIGN.md §9).
+    pub apply_domain_lists: bool,
+    pub max_redirects: usize,
+    pub user_agent: &'a str,
+    pub proxy: Option<&'a str>,
+    pub connect_timeout: Duration,
+}
+
+/// Build a client whose every connection and redirect goes through the guard.
+pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, String> {
+    let policy = o.policy.clone();
+    let max = o.max_redirects;
+    let apply = o.apply_domain_lists;
+    let redirect_policy = redirect::Policy::custom(move |attempt| {
+        if attempt.previous().len() > max {
+            return attempt.error(RedirectError::TooMany(max));
+        }
+        let scheme = attempt.url().scheme().to_string();
+        if scheme != "http" && scheme != "https" {
+            return attempt.error(RedirectError::Scheme(scheme));
+        }
+        if attempt.previous().iter().any(|u| u == attempt.url()) {
+            return attempt.error(RedirectError::Loop);
+        }
+        if let Err(r) = policy.check_url(attempt.url(), apply) {
+            return attempt.error(RedirectError::Refused(r));
+        }
+        attempt.follow()
+    });
+    let mut b = reqwest::Client::builder()
+        .redirect(redirect_policy)
+        .dns_resolver(Arc::new(GuardedResolver {
+            policy: o.policy.clone(),
+        }))
+        .user_agent(o.user_agent)
+        .connect_timeout(o.connect_timeout)
+        .pool_idle_timeout(Duration::from_secs(30));
+    b = match o.proxy {
+        None => b.no_proxy(),
+        Some(p) => b.proxy(reqwest::Proxy::all(p).map_err(|e| format!("proxy: {e}"))?),
+    };
+    b.build().map_err(|e| format!("cannot build HTTP client: {e}"))
+}
+
+/// Describe a reqwest error in one short line, naming guard refusals as `blocked: ...`.
+/// Only the innermost causes are quoted: reqwest's own message carries the URL.
+pub fn describe_error(e: &reqwest::Error) -> String {
+    let mut cur: Option<&(dyn StdError + 'static)> = Some(e);
+    let mut last = String::new();
+    while let Some(err) = cur {
+        if let Some(r) = err.downcast_ref::<Refusal>() {
+            return format!("blocked: {r}");
+        }
+        if let Some(r) = err.downcast_ref::<RedirectError>() {
+            return r.to_string();
+        }
+        if !std::ptr::addr_eq(err, e as &(dyn StdError + 'static)) {
+            last = err.to_string();
+        }
+        cur = err.source();
+    }
+    let kind = if e.is_timeout() {
+        "timeout"
+    } else if e.is_connect() {
+        "connect error"
+    } else if e.is_redirect() {
+        "redirect error"
+    } else if e.is_body() || e.is_decode() {
+        "error reading body"
+    } else {
+        "request error"
+    };
+    if last.is_empty() {
+        kind.to_string()
+    } else {
+        format!("{kind}: {last}")
+    }
+}
+
+fn secs(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0}s")
+    } else {
+        format!("{s:.1}s")
+    }
+}
+
+/// Send `req` and read a 2xx body up to `max_body` bytes (after decompression), all before
+/// `deadline`. `budget` is only used to word a timeout.
+pub async fn send(
+    req: reqwest::RequestBuilder,
+    deadline: Instant,
+    budget: Duration,
+    max_body: u64,
+) -> Result<Fetched, Failure> {
+    let mut resp = match tokio::time::timeout_at(deadline, req.send()).await {
+        Err(_) => {
+            return Err(Failure::transport(format!(
+                "timed out after {} waiting for a response",
+                secs(budget)
+            )))
+        }
+        Ok(Err(e)) => return Err(Failure::transport(describe_error(&e))),
+        Ok(Ok(r)) => r,
+    };
+    let status = resp.status();
+    let code = Some(status.as_u16());
+    if !status.is_success() {
+        let mut detail = format!(
+            "HTTP {} {}",
+            status.as_u16(),
+            status.canonical_reason().unwrap_or("")
+        )
+        .trim_end()
+        .to_string();
+        if let Some(ra) = resp
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+        {
+            detail.push_str(&format!(" (Retry-After: {})", crate::receipt::clip_chars(ra, 40)));
+        }
+        return Err(Failure {
+            outcome: Outcome::HttpError,
+            http_status: code,
+            detail,
+        });
+    }
+    let content_type = resp
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let cap = usize::try_from(max_body).unwrap_or(usize::MAX);
+    let mut body: Vec<u8> = Vec::new();
+    let mut truncated = false;
+    loop {
+        match tokio::time::timeout_at(deadline, resp.chunk()).await {
+            Err(_) => {
+                return Err(Failure {
+                    outcome: Outcome::TransportError,
+                    http_status: code,
+                    detail: format!(
+                        "timed out after {} reading the body ({} bytes read)",
+                        secs(budget),
+                        body.len()
+                    ),
+                })
+            }
+            Ok(Err(e)) => {
+                return Err(Failure {
+                    outcome: Outcome::TransportError,
+                    http_status: code,
+                    detail: format!(
+                        "{} after {} bytes of body",
+                        describe_error(&e),
+                        body.len()
+                    ),
+                })
+            }
+            Ok(Ok(None)) => break,
+            Ok(Ok(Some(chunk))) => {
+                let room = cap - body.len();
+                if chunk.len() > room {
+                    body.extend_from_slice(&chunk[..room]);
+                    truncated = true;
+                    break;
+                }
+                body.extend_from_slice(&chunk);
+                if body.len() == cap {
+                    // Exactly at the cap: only a further byte would make it a prefix.
+                    match tokio::time::timeout_at(deadline, resp.chunk()).await {
+                        Ok(Ok(None)) => {}
+                        _ => truncated = true,
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    Ok(Fetched {
+        http_status: code,
+        content_type,
+        body,
+        truncated,
+    })
+}

@@ -1,0 +1,334 @@
+//! Providers: the ways an attempt can get a page. One enum, one variant per kind
+//! (`http`, `template`, `command`), built once per process from the config and shared by
+//! every lookup (so a batch reuses connection pools).
+//!
+//! A provider only fetches: it returns the bytes it got or a classified [`Failure`]. It never
+//! judges content and never panics on what a server or a child process does.
+
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::AsyncReadExt;
+use tokio::time::Instant;
+
+use crate::config::{Method, ProviderDetail, ProviderKind, ProviderSpec, ResponseKind};
+use crate::guard::NetworkPolicy;
+use crate::net::{self, ClientOptions, Failure, Fetched};
+use crate::receipt::Outcome;
+use crate::settings::Settings;
+
+/// A ready-to-use provider.
+#[derive(Debug)]
+pub struct Provider {
+    pub name: String,
+    pub kind: ProviderKind,
+    pub response: ResponseKind,
+    pub content_pointer: Option<String>,
+    how: How,
+}
+
+#[derive(Debug)]
+enum How {
+    Http {
+        client: reqwest::Client,
+        headers: Vec<(String, String)>,
+    },
+    Template {
+        client: reqwest::Client,
+        url: String,
+        method: Method,
+        headers: Vec<(String, String)>,
+        body: Option<serde_json::Value>,
+        policy: Arc<NetworkPolicy>,
+    },
+    Command {
+        argv: Vec<String>,
+    },
+}
+
+/// Percent-encode `s` as one URL component: everything but RFC 3986 unreserved characters.
+pub fn encode_component(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() * 3);
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Replace `{url_encoded}` and `{url}` in a template string.
+pub fn fill(template: &str, url: &str) -> String {
+    template
+        .replace("{url_encoded}", &encode_component(url))
+        .replace("{url}", url)
+}
+
+fn fill_json(v: &serde_json::Value, url: &str) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => Value::String(fill(s, url)),
+        Value::Array(a) => Value::Array(a.iter().map(|x| fill_json(x, url)).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, x)| (k.clone(), fill_json(x, url)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+impl Provider {
+    /// Build a provider (and its HTTP client) from its spec.
+    pub fn build(spec: &ProviderSpec, settings: &Settings) -> Result<Provider, String> {
+        let policy = Arc::new(settings.policy.clone());
+        let net = &settings.config.network;
+        let connect_timeout = settings.attempt_timeout();
+        let client = |proxy: Option<&str>, ua: Option<&str>, apply: bool| {
+            net::build_client(ClientOptions {
+                policy: policy.clone(),
+                apply_domain_lists: apply,
+                max_redirects: net.max_redirects,
+                user_agent: ua.unwrap_or(&net.user_agent),
+                proxy,
+                connect_timeout,
+            })
+        };
+        let (how, response, content_pointer) = match &spec.detail {
+            ProviderDetail::Http {
+                headers,
+                proxy,
+                user_agent,
+            } => (
+                How::Http {
+                    client: client(proxy.as_deref(), user_agent.as_deref(), true)?,
+                    headers: headers.clone(),
+                },
+                ResponseKind::Text,
+                None,
+            ),
+            ProviderDetail::Template {
+                url,
+                method,
+                headers,
+                body,
+                response,
+                content_pointer,
+                proxy,
+                user_agent,
+            } => (
+                How::Template {
+                    client: client(proxy.as_deref(), user_agent.as_deref(), false)?,
+                    url: url.clone(),
+                    method: *method,
+                    headers: headers.clone(),
+                    body: body.clone(),
+                    policy: policy.clone(),
+                },
+                *response,
+                content_pointer.clone(),
+            ),
+            ProviderDetail::Command {
+                argv,
+                response,
+                content_pointer,
+            } => (
+                How::Command { argv: argv.clone() },
+                *response,
+                content_pointer.clone(),
+            ),
+        };
+        Ok(Provider {
+            name: spec.name.clone(),
+            kind: spec.kind,
+            response,
+            content_pointer,
+            how,
+        })
+    }
+
+    /// Fetch `url` before `deadline`, reading at most `max_body` bytes.
+    pub async fn fetch(
+        &self,
+        url: &str,
+        deadline: Instant,
+        budget: Duration,
+        max_body: u64,
+    ) -> Result<Fetched, Failure> {
+        match &self.how {
+            How::Http { client, headers } => {
+                let mut req = client.get(url);
+                for (k, v) in headers {
+                    req = req.header(k.as_str(), v.as_str());
+                }
+                net::send(req, deadline, budget, max_body).await
+            }
+            How::Template {
+                client,
+                url: template,
+                method,
+                headers,
+                body,
+                policy,
+            } => {
+                let endpoint = fill(template, url);
+                let parsed = url::Url::parse(&endpoint).map_err(|e| {
+                    Failure::transport(format!("template URL does not parse: {e}"))
+                })?;
+                if let Err(r) = policy.check_url(&parsed, false) {
+                    return Err(Failure::transport(format!("blocked: {r}")));
+                }
+                let mut req = match method {
+                    Method::Get => client.get(parsed),
+                    Method::Post => client.post(parsed),
+                };
+                for (k, v) in headers {
+                    req = req.header(k.as_str(), fill(v, url));
+                }
+                if let Some(b) = body {
+                    req = req.json(&fill_json(b, url));
+                }
+                net::send(req, deadline, budget, max_body).await
+            }
+            How::Command { argv } => run_command(argv, url, deadline, budget, max_body).await,
+        }
+    }
+}
+
+/// Keep the last `max` bytes of a child's stderr, as text.
+fn tail(bytes: &[u8], max: usize) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.trim();
+    let chars: Vec<char> = text.chars().collect();
+    let start = chars.len().saturating_sub(max);
+    let t: String = chars[start..].iter().collect();
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Run a command provider: no shell, null stdin, stdout captured up to the cap, stderr tail
+/// kept for the detail, killed at the deadline.
+async fn run_command(
+    argv: &[String],
+    url: &str,
+    deadline: Instant,
+    budget: Duration,
+    max_body: u64,
+) -> Result<Fetched, Failure> {
+    let args: Vec<String> = argv.iter().map(|a| fill(a, url)).collect();
+    let Some((program, rest)) = args.split_first() else {
+        return Err(Failure::transport("empty argv"));
+    };
+    let mut child = tokio::process::Command::new(program)
+        .args(rest)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| Failure::transport(format!("could not start {program}: {e}")))?;
+    let mut stdout = child.stdout.take();
+    let mut stderr = child.stderr.take();
+    let cap = usize::try_from(max_body).unwrap_or(usize::MAX);
+
+    let work = async {
+        let read_out = async {
+            let mut buf = Vec::new();
+            let mut truncated = false;
+            if let Some(out) = stdout.as_mut() {
+                let mut limited = out.take(max_body.saturating_add(1));
+                let _ = limited.read_to_end(&mut buf).await;
+                if buf.len() > cap {
+                    buf.truncate(cap);
+                    truncated = true;
+                }
+            }
+            (buf, truncated)
+        };
+        let read_err = async {
+            let mut buf = Vec::new();
+            if let Some(err) = stderr.as_mut() {
+                let _ = err.take(64 * 1024).read_to_end(&mut buf).await;
+            }
+            buf
+        };
+        let ((out, truncated), err) = tokio::join!(read_out, read_err);
+        if truncated {
+            // The child may still be writing; it has given us all we will read.
+            let _ = child.start_kill();
+        }
+        let status = child.wait().await;
+        (out, truncated, err, status)
+    };
+    match tokio::time::timeout_at(deadline, work).await {
+        Err(_) => {
+            let _ = child.start_kill();
+            Err(Failure::transport(format!(
+                "command timed out after {:.1}s and was killed",
+                budget.as_secs_f64()
+            )))
+        }
+        Ok((_, _, _, Err(e))) => Err(Failure::transport(format!("waiting for command: {e}"))),
+        Ok((out, truncated, err, Ok(status))) => {
+            if !status.success() && !truncated {
+                let code = status
+                    .code()
+                    .map(|c| format!("exited with status {c}"))
+                    .unwrap_or_else(|| "killed by a signal".into());
+                let t = tail(&err, 120);
+                return Err(Failure {
+                    outcome: Outcome::TransportError,
+                    http_status: None,
+                    detail: if t.is_empty() {
+                        format!("command {code}")
+                    } else {
+                        format!("command {code}: {t}")
+                    },
+                });
+            }
+            Ok(Fetched {
+                http_status: None,
+                content_type: None,
+                body: out,
+                truncated,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encode_component_is_one_component() {
+        assert_eq!(
+            encode_component("https://a.example/x?q=1&r=é"),
+            "https%3A%2F%2Fa.example%2Fx%3Fq%3D1%26r%3D%C3%A9"
+        );
+    }
+
+    #[test]
+    fn fill_both_placeholders() {
+        assert_eq!(
+            fill("https://r.example/{url}?u={url_encoded}", "http://a/b c"),
+            "https://r.example/http://a/b c?u=http%3A%2F%2Fa%2Fb%20c"
+        );
+    }
+
+    #[test]
+    fn fill_json_only_touches_strings() {
+        let v = serde_json::json!({"url": "{url}", "n": 1, "list": ["{url}"]});
+        let out = fill_json(&v, "x\"y\\z");
+        assert_eq!(out["url"], "x\"y\\z");
+        assert_eq!(out["list"][0], "x\"y\\z");
+        assert_eq!(out["n"], 1);
+    }
+
+    #[test]
+    fn tail_keeps_the_end() {
+        assert_eq!(tail(b"line one\nline two\n", 8), "line two");
+    }
+}

@@ -1,0 +1,235 @@
+//! The output shapes: the receipt (`verified_web_lookup.receipt/v1`) and the tool result
+//! envelope around it.
+//!
+//! These are typed serde structs so that the contract of DESIGN.md §4-§5 cannot be broken
+//! by accident: field order is declaration order, the envelope cannot hold an extra
+//! top-level key, and every string an enum stands for comes from serde, never `format!`.
+//! Nothing here redacts: values are redacted before they are put in (see `lookup`).
+
+use serde::{Deserialize, Serialize};
+
+/// The receipt's schema identifier; consumers switch on it.
+pub const RECEIPT_SCHEMA: &str = "verified_web_lookup.receipt/v1";
+
+/// How one attempt ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Usable content.
+    Ok,
+    /// The request never landed (DNS, connect, TLS, timeout, guard refusal, command failure).
+    TransportError,
+    /// It landed with a non-2xx status.
+    HttpError,
+    /// It landed but the body is of no use (empty, interstitial, too short, wrong type...).
+    UnusableContent,
+    /// The provider answered in a shape other than the one it declared.
+    MalformedResponse,
+}
+
+/// Why a lookup produced no usable content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureReason {
+    NoProvidersConfigured,
+    AllProvidersFailed,
+    AttemptBudgetExhausted,
+    InvalidInput,
+}
+
+/// One record per attempt, in the order the attempts were made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttemptRecord {
+    pub provider: String,
+    pub outcome: Outcome,
+    /// The status line received, when one was; always null for `command` providers.
+    pub http_status: Option<u16>,
+    /// Short, redacted, at most [`MAX_DETAIL_CHARS`] characters.
+    pub detail: String,
+    pub elapsed_ms: u64,
+}
+
+/// Longest `detail` an attempt record may carry, in characters.
+pub const MAX_DETAIL_CHARS: usize = 200;
+
+/// The receipt, fields in contract order (the first eleven are the v1 core).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Receipt {
+    pub schema: String,
+    pub ok: bool,
+    pub url: String,
+    pub attempts: u32,
+    pub max_attempts: u32,
+    pub providers_available: u32,
+    pub provider_used: Option<String>,
+    pub fallback_used: bool,
+    pub failure_reason: Option<FailureReason>,
+    pub content_chars: u64,
+    pub attempts_log: Vec<AttemptRecord>,
+    pub failure_detail: Option<String>,
+    pub content_sha256: Option<String>,
+    pub next_start_index: Option<u64>,
+    pub elapsed_ms: u64,
+    /// Optional: the page's `<title>`, redacted; absent when the page had none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Optional: present (and true) only when the body was cut at `max_body_bytes`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+}
+
+/// `success` only when usable content is returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Success,
+    Error,
+}
+
+/// One content block: exactly one key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum ContentBlock {
+    Json(Box<Receipt>),
+    Text(String),
+}
+
+/// The tool result: `status`, `content`, and `toolUseId` only when echoing a ToolUse.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolResult {
+    #[serde(rename = "toolUseId", default, skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
+    pub status: Status,
+    pub content: Vec<ContentBlock>,
+}
+
+impl ToolResult {
+    /// Wrap a receipt and its text (page content on success, one failure line otherwise).
+    /// The status follows `receipt.ok`, so the two can never disagree.
+    pub fn new(receipt: Receipt, text: String, tool_use_id: Option<String>) -> Self {
+        let status = if receipt.ok {
+            Status::Success
+        } else {
+            Status::Error
+        };
+        ToolResult {
+            tool_use_id,
+            status,
+            content: vec![ContentBlock::Json(Box::new(receipt)), ContentBlock::Text(text)],
+        }
+    }
+
+    /// The receipt in block 0.
+    pub fn receipt(&self) -> Option<&Receipt> {
+        match self.content.first() {
+            Some(ContentBlock::Json(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The text in block 1.
+    pub fn text(&self) -> &str {
+        match self.content.get(1) {
+            Some(ContentBlock::Text(t)) => t,
+            _ => "",
+        }
+    }
+
+    pub fn is_success(&self) -> bool {
+        self.status == Status::Success
+    }
+}
+
+/// Cut `s` to at most `max` characters on a char boundary, marking the cut with `…`.
+pub fn clip_chars(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let keep = max.saturating_sub(1);
+    let mut out: String = s.chars().take(keep).collect();
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn receipt(ok: bool) -> Receipt {
+        Receipt {
+            schema: RECEIPT_SCHEMA.into(),
+            ok,
+            url: "https://example.com/".into(),
+            attempts: 1,
+            max_attempts: 3,
+            providers_available: 1,
+            provider_used: ok.then(|| "direct".into()),
+            fallback_used: false,
+            failure_reason: (!ok).then_some(FailureReason::AllProvidersFailed),
+            content_chars: 0,
+            attempts_log: vec![],
+            failure_detail: None,
+            content_sha256: None,
+            next_start_index: None,
+            elapsed_ms: 1,
+            title: None,
+            truncated: false,
+        }
+    }
+
+    #[test]
+    fn envelope_keys_and_order() {
+        let r = ToolResult::new(receipt(true), "body".into(), None);
+        let v = serde_json::to_value(&r).unwrap();
+        let keys: Vec<_> = v.as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["status", "content"]);
+        assert_eq!(v["status"], "success");
+        assert_eq!(v["content"][1]["text"], "body");
+        assert!(v["content"][0]["json"]["ok"].as_bool().unwrap());
+    }
+
+    #[test]
+    fn receipt_field_order_is_the_contract() {
+        let v = serde_json::to_value(receipt(false)).unwrap();
+        let keys: Vec<_> = v.as_object().unwrap().keys().cloned().collect();
+        assert_eq!(
+            keys,
+            [
+                "schema",
+                "ok",
+                "url",
+                "attempts",
+                "max_attempts",
+                "providers_available",
+                "provider_used",
+                "fallback_used",
+                "failure_reason",
+                "content_chars",
+                "attempts_log",
+                "failure_detail",
+                "content_sha256",
+                "next_start_index",
+                "elapsed_ms"
+            ]
+        );
+        assert_eq!(v["failure_reason"], "all_providers_failed");
+    }
+
+    #[test]
+    fn tool_use_id_only_when_given() {
+        let r = ToolResult::new(receipt(false), "x".into(), Some("t-1".into()));
+        let v = serde_json::to_value(&r).unwrap();
+        assert_eq!(v["toolUseId"], "t-1");
+        assert_eq!(v["status"], "error");
+    }
+
+    #[test]
+    fn clip_chars_respects_boundaries() {
+        assert_eq!(clip_chars("abc", 5), "abc");
+        assert_eq!(clip_chars("ééééé", 3), "éé…");
+        assert_eq!(clip_chars("ééééé", 3).chars().count(), 3);
+    }
+}
