@@ -153,7 +153,7 @@ impl Engine {
     }
 
     /// Check the requested URL before any attempt. `Err` is the `failure_detail`.
-    fn preflight(&self, url: &str) -> Result<url::Url, String> {
+    fn preflight(&self, url: &str) -> Result<(), String> {
         let max = self.settings.config.lookup.max_url_length;
         let len = url.chars().count();
         if len > max {
@@ -175,19 +175,19 @@ impl Engine {
         self.settings
             .policy
             .check_url(&parsed, true)
-            .map_err(|r| format!("host refused by the network policy: {r}"))?;
-        Ok(parsed)
+            .map_err(|r| format!("host refused by the network policy: {r}"))
     }
 
     /// Run one lookup.
     pub async fn lookup(&self, input: &ToolInput) -> Lookup {
         let start = Instant::now();
         let req = self.settings.request(input);
-        let parsed = match self.preflight(&req.url) {
-            Ok(u) => u,
-            Err(why) => return self.invalid(Some(&req.url), &why, start, req.max_attempts),
-        };
-        let fetch_url = parsed.as_str().to_string();
+        if let Err(why) = self.preflight(&req.url) {
+            return self.invalid(Some(&req.url), &why, start, req.max_attempts);
+        }
+        // Providers get the URL as given: `{url}` is defined that way (DESIGN.md §9), and
+        // the http provider's client parses it exactly as preflight did.
+        let fetch_url = req.url.clone();
         let deadline = start + self.settings.deadline();
         let attempt_timeout = self.settings.attempt_timeout();
         let budget = (req.max_attempts as usize).min(self.providers.len());

@@ -1,0 +1,133 @@
+//! Shared test helpers: an isolated `vetch` command, configs that opt into loopback (the one
+//! place tests lift the network guard), in-process engines, and the envelope contract check
+//! used across the suite.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::sync::Arc;
+
+use serde_json::Value;
+use vetch::lookup::Engine;
+use vetch::settings::{Overrides, Settings};
+
+/// The `[network]` section every loopback test needs: the guard refuses 127.0.0.1 otherwise.
+pub const LOOPBACK_OK: &str = "[network]\nallow_private = true\n";
+
+/// `vetch` with no inherited config: HOME, XDG_CONFIG_HOME and VETCH_CONFIG blanked, and no
+/// proxy variables.
+pub fn vetch() -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("vetch").expect("binary built");
+    c.env_remove("VETCH_CONFIG")
+        .env("HOME", "/nonexistent-vetch-home")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("HTTP_PROXY")
+        .env_remove("HTTPS_PROXY")
+        .env_remove("http_proxy")
+        .env_remove("https_proxy")
+        .env_remove("ALL_PROXY");
+    c
+}
+
+/// A config file with loopback allowed, then `body`.
+pub fn config_file(body: &str) -> tempfile::NamedTempFile {
+    raw_config_file(&format!("{LOOPBACK_OK}{body}"))
+}
+
+/// A config file exactly as given (no loopback opt-in).
+pub fn raw_config_file(text: &str) -> tempfile::NamedTempFile {
+    let mut f = tempfile::Builder::new()
+        .suffix(".toml")
+        .tempfile()
+        .expect("temp file");
+    f.write_all(text.as_bytes()).expect("write config");
+    f.flush().expect("flush config");
+    f
+}
+
+/// An in-process engine from config text (loopback allowed) and an environment map.
+pub fn engine_with_env(body: &str, env: &[(&str, &str)]) -> Engine {
+    let owned: Vec<(String, String)> = env
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let lookup = move |name: &str| {
+        owned
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    };
+    let config = vetch::config::parse(
+        &format!("{LOOPBACK_OK}{body}"),
+        vetch::config::ConfigSource::BuiltIn,
+        &lookup,
+    )
+    .expect("test config parses");
+    let settings = Settings::new(config, Overrides::default()).expect("settings");
+    Engine::new(Arc::new(settings)).expect("engine")
+}
+
+pub fn engine(body: &str) -> Engine {
+    engine_with_env(body, &[])
+}
+
+/// `[[providers]]` tables of kind http, one per name.
+pub fn http_providers(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("[[providers]]\nname = \"{n}\"\nkind = \"http\"\n"))
+        .collect()
+}
+
+/// A page long enough to pass the default `min_chars`, with a title.
+pub fn article(title: &str) -> String {
+    format!(
+        "<!doctype html><html><head><title>{title}</title></head><body><article><h1>{title}</h1>\
+         <p>Rust is a language empowering everyone to build reliable and efficient software. \
+         This paragraph is real content that a reader came for, and it goes on for a while so \
+         that any sensible minimum length is met.</p><p>A second paragraph adds more detail about \
+         ownership, borrowing and lifetimes, which together make memory safety possible without \
+         a garbage collector.</p></article></body></html>"
+    )
+}
+
+/// Check the tool result contract (DESIGN.md §4) on any JSON the binary printed:
+/// exactly `status` and `content` (plus `toolUseId` when `tool_use_id_allowed`), status in
+/// {success, error}, content non-empty, block 0 a json receipt, every block exactly one of
+/// text/json/image, and status success iff the receipt says ok.
+pub fn assert_envelope(v: &Value, tool_use_id_allowed: bool) {
+    let obj = v.as_object().unwrap_or_else(|| panic!("not an object: {v}"));
+    for k in obj.keys() {
+        let allowed = k == "status" || k == "content" || (tool_use_id_allowed && k == "toolUseId");
+        assert!(allowed, "unexpected top-level key {k:?} in {v}");
+    }
+    let status = obj.get("status").and_then(Value::as_str).expect("status");
+    assert!(status == "success" || status == "error", "status {status}");
+    let content = obj.get("content").and_then(Value::as_array).expect("content array");
+    assert!(!content.is_empty(), "empty content");
+    for block in content {
+        let b = block.as_object().expect("block is an object");
+        assert_eq!(b.len(), 1, "block with {} keys: {block}", b.len());
+        let key = b.keys().next().expect("one key");
+        assert!(["json", "text", "image"].contains(&key.as_str()), "block key {key}");
+    }
+    let receipt = content[0].get("json").expect("block 0 is json");
+    assert_eq!(receipt["schema"], "verified_web_lookup.receipt/v1");
+    assert_eq!(receipt["ok"].as_bool(), Some(status == "success"), "status vs ok: {v}");
+    assert_schema("tool-result", v);
+}
+
+/// Validate `v` against one of the published schemas in `schemas/`.
+pub fn assert_schema(name: &str, v: &Value) {
+    let path = format!("{}/schemas/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("schema file")).expect("schema json");
+    let validator = jsonschema::validator_for(&schema).expect("valid schema");
+    let errors: Vec<String> = validator.iter_errors(v).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{name} schema violations: {errors:?}\nin {v}");
+}
+
+/// Parse stdout bytes as exactly one JSON value.
+pub fn json_out(stdout: &[u8]) -> Value {
+    let s = std::str::from_utf8(stdout).expect("utf-8 stdout");
+    serde_json::from_str(s.trim()).unwrap_or_else(|e| panic!("stdout is not one JSON value ({e}): {s}"))
+}

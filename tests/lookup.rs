@@ -1,0 +1,364 @@
+//! The lookup core against real local servers: the seed example, every outcome, every
+//! failure reason, clamping, readiness, and the three provider kinds.
+
+mod common;
+
+use common::{article, engine, engine_with_env, http_providers};
+use serde_json::json;
+use vetch::input::ToolInput;
+use vetch::receipt::{FailureReason, Outcome};
+use wiremock::matchers::{body_json, header, method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+fn html(body: impl Into<String>) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_raw(body.into().into_bytes(), "text/html; charset=utf-8")
+}
+
+const CHALLENGE: &str = "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>\
+<div id=\"challenge-running\">Checking if the site connection is secure</div>\
+<noscript>Enable JavaScript and cookies to continue</noscript></body></html>";
+
+fn input(url: &str) -> ToolInput {
+    ToolInput::for_url(url)
+}
+
+/// Providers that each fetch a different path of `server` via a template.
+fn template_to(server: &MockServer, name: &str, p: &str) -> String {
+    format!(
+        "[[providers]]\nname = \"{name}\"\nkind = \"template\"\nurl = \"{}{p}?u={{url_encoded}}\"\n",
+        server.uri()
+    )
+}
+
+#[tokio::test]
+async fn seed_example_field_for_field() {
+    let server = MockServer::start().await;
+    Mock::given(path("/primary")).respond_with(html(CHALLENGE)).mount(&server).await;
+    Mock::given(path("/backup")).respond_with(html(article("Real page"))).mount(&server).await;
+    let cfg = format!(
+        "{}{}",
+        template_to(&server, "primary", "/primary"),
+        template_to(&server, "backup", "/backup")
+    );
+    let e = engine(&cfg);
+    let out = e
+        .lookup(&ToolInput {
+            max_attempts: Some(2),
+            ..input("https://example.com/docs")
+        })
+        .await;
+    let tr = out.clone().into_tool_result(None);
+    let v = serde_json::to_value(&tr).unwrap();
+    common::assert_envelope(&v, false);
+    assert_eq!(v["status"], "success");
+    let r = &out.receipt;
+    assert!(r.ok);
+    assert_eq!(r.attempts, 2);
+    assert_eq!(r.max_attempts, 2);
+    assert_eq!(r.providers_available, 2);
+    assert_eq!(r.provider_used.as_deref(), Some("backup"));
+    assert!(r.fallback_used);
+    assert_eq!(r.failure_reason, None);
+    assert_eq!(r.failure_detail, None);
+    let log: Vec<_> = r
+        .attempts_log
+        .iter()
+        .map(|a| (a.provider.as_str(), a.outcome, a.http_status, a.detail.as_str()))
+        .collect();
+    assert_eq!(
+        log,
+        [
+            ("primary", Outcome::UnusableContent, Some(200), "interstitial page detected ('just a moment')"),
+            ("backup", Outcome::Ok, Some(200), "usable content"),
+        ]
+    );
+    assert_eq!(r.content_chars as usize, out.text.chars().count());
+    assert_eq!(r.title.as_deref(), Some("Real page"));
+    assert!(out.text.contains("ownership, borrowing"));
+}
+
+#[tokio::test]
+async fn http_error_keeps_status() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(503).set_body_string("<h1>503 Service Unavailable</h1>"))
+        .mount(&server)
+        .await;
+    let out = engine(&http_providers(&["direct"])).lookup(&input(&server.uri())).await;
+    let a = &out.receipt.attempts_log[0];
+    assert_eq!((a.outcome, a.http_status), (Outcome::HttpError, Some(503)));
+    assert_eq!(a.detail, "HTTP 503 Service Unavailable");
+    assert_eq!(out.receipt.failure_reason, Some(FailureReason::AllProvidersFailed));
+    assert!(!out.text.contains("<h1>"), "no page text on error: {}", out.text);
+}
+
+#[tokio::test]
+async fn transport_error_on_refused_connection() {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let out = engine(&http_providers(&["direct"]))
+        .lookup(&input(&format!("http://127.0.0.1:{port}/")))
+        .await;
+    let a = &out.receipt.attempts_log[0];
+    assert_eq!((a.outcome, a.http_status), (Outcome::TransportError, None));
+    assert!(a.detail.contains("connect"), "{}", a.detail);
+}
+
+#[tokio::test]
+async fn unusable_content_details() {
+    let server = MockServer::start().await;
+    Mock::given(path("/empty")).respond_with(html("")).mount(&server).await;
+    Mock::given(path("/short")).respond_with(html("<p>tiny</p>")).mount(&server).await;
+    Mock::given(path("/png"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(vec![0x89, b'P', b'N', b'G'], "image/png"))
+        .mount(&server)
+        .await;
+    Mock::given(path("/page")).respond_with(html(article("Rust"))).mount(&server).await;
+    let e = engine(&http_providers(&["direct"]));
+    let detail = |out: vetch::lookup::Lookup| {
+        let a = out.receipt.attempts_log[0].clone();
+        assert_eq!(a.outcome, Outcome::UnusableContent, "{a:?}");
+        a.detail
+    };
+    assert_eq!(detail(e.lookup(&input(&format!("{}/empty", server.uri()))).await), "empty body");
+    assert_eq!(
+        detail(e.lookup(&input(&format!("{}/short", server.uri()))).await),
+        "content too short: 4 chars, min_chars is 40"
+    );
+    assert_eq!(
+        detail(e.lookup(&input(&format!("{}/png", server.uri()))).await),
+        "unsupported content type image/png"
+    );
+    let must = ToolInput {
+        must_contain: Some("Haskell".into()),
+        ..input(&format!("{}/page", server.uri()))
+    };
+    assert_eq!(detail(e.lookup(&must).await), "required text not found: 'Haskell'");
+    // must_contain is case-insensitive.
+    let must = ToolInput {
+        must_contain: Some("GARBAGE COLLECTOR".into()),
+        ..input(&format!("{}/page", server.uri()))
+    };
+    assert!(e.lookup(&must).await.receipt.ok);
+}
+
+#[tokio::test]
+async fn attempt_budget_exhausted_with_three_providers_and_two_attempts() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET")).respond_with(ResponseTemplate::new(500)).mount(&server).await;
+    let e = engine(&http_providers(&["a", "b", "c"]));
+    let out = e
+        .lookup(&ToolInput {
+            max_attempts: Some(2),
+            ..input(&server.uri())
+        })
+        .await;
+    let r = &out.receipt;
+    assert_eq!(r.failure_reason, Some(FailureReason::AttemptBudgetExhausted));
+    assert_eq!((r.attempts, r.max_attempts, r.providers_available), (2, 2, 3));
+    assert!(r.fallback_used);
+    assert_eq!(server.received_requests().await.unwrap().len(), 2);
+    // With budget for all three: all_providers_failed.
+    let out = e.lookup(&input(&server.uri())).await;
+    assert_eq!(out.receipt.failure_reason, Some(FailureReason::AllProvidersFailed));
+    assert_eq!(out.receipt.attempts, 3);
+}
+
+#[tokio::test]
+async fn no_providers_configured() {
+    let out = engine("").lookup(&input("https://example.com/")).await;
+    let r = &out.receipt;
+    assert_eq!(r.failure_reason, Some(FailureReason::NoProvidersConfigured));
+    assert_eq!((r.attempts, r.providers_available), (0, 0));
+    assert!(r.attempts_log.is_empty());
+}
+
+#[tokio::test]
+async fn invalid_input_before_any_attempt() {
+    let e = engine(&http_providers(&["direct"]));
+    for (url, want) in [
+        ("ftp://example.com/x", "scheme 'ftp'"),
+        ("not a url", "does not parse"),
+        ("", "empty"),
+        ("http://169.254.169.254/latest/meta-data/", "cloud metadata"),
+    ] {
+        let out = e.lookup(&input(url)).await;
+        let r = &out.receipt;
+        assert_eq!(r.failure_reason, Some(FailureReason::InvalidInput), "{url}");
+        assert_eq!(r.attempts, 0);
+        let d = r.failure_detail.as_deref().unwrap();
+        assert!(d.contains(want), "{url}: {d}");
+    }
+    let long = format!("https://example.com/{}", "a".repeat(3000));
+    let d = e.lookup(&input(&long)).await.receipt.failure_detail.unwrap();
+    assert!(d.contains("limit is 2048"), "{d}");
+}
+
+#[tokio::test]
+async fn clamping_shows_in_the_receipt() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET")).respond_with(ResponseTemplate::new(500)).mount(&server).await;
+    let e = engine(&format!(
+        "[lookup]\nmax_attempt_ceiling = 4\ndefault_max_attempts = 2\n{}",
+        http_providers(&["a", "b", "c", "d", "e", "f"])
+    ));
+    for (asked, want) in [(Some(0), 1), (Some(99), 4), (Some(-7), 1), (None, 2)] {
+        let r = e
+            .lookup(&ToolInput {
+                max_attempts: asked,
+                ..input(&server.uri())
+            })
+            .await
+            .receipt;
+        assert_eq!((r.max_attempts, r.attempts), (want, want), "asked {asked:?}");
+    }
+}
+
+#[tokio::test]
+async fn not_ready_provider_is_skipped_and_not_counted() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET")).respond_with(html(article("ok"))).mount(&server).await;
+    let cfg = format!(
+        "[[providers]]\nname = \"keyed\"\nkind = \"template\"\nurl = \"{}/r?u={{url_encoded}}&key=${{VETCH_TEST_UNSET_KEY}}\"\n{}",
+        server.uri(),
+        http_providers(&["direct"])
+    );
+    let out = engine(&cfg)
+        .lookup(&ToolInput {
+            max_attempts: Some(1),
+            ..input(&server.uri())
+        })
+        .await;
+    let r = &out.receipt;
+    assert!(r.ok, "{r:?}");
+    assert_eq!(r.providers_available, 1);
+    assert_eq!(r.provider_used.as_deref(), Some("direct"));
+    assert_eq!(r.attempts_log.len(), 1);
+}
+
+#[tokio::test]
+async fn template_json_ok_pointer_missing_and_not_json() {
+    let server = MockServer::start().await;
+    let long = "Reader output: ".to_string() + &"meaningful words ".repeat(10);
+    Mock::given(path("/ok"))
+        .and(header("authorization", "Bearer k-123456789"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"data": {"content": long}})))
+        .mount(&server)
+        .await;
+    Mock::given(path("/other"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"data": {"text": "x"}})))
+        .mount(&server)
+        .await;
+    Mock::given(path("/html")).respond_with(html(article("not json"))).mount(&server).await;
+    let provider = |name: &str, p: &str| {
+        format!(
+            "[[providers]]\nname = \"{name}\"\nkind = \"template\"\nurl = \"{}{p}?u={{url_encoded}}\"\nheaders = {{ Authorization = \"Bearer ${{READER_KEY}}\" }}\nresponse = \"json\"\ncontent_pointer = \"/data/content\"\n",
+            server.uri()
+        )
+    };
+    let env = [("READER_KEY", "k-123456789")];
+    let ok = engine_with_env(&provider("r", "/ok"), &env).lookup(&input("https://example.com/a")).await;
+    assert!(ok.receipt.ok, "{:?}", ok.receipt);
+    assert!(ok.text.starts_with("Reader output:"));
+
+    let missing = engine_with_env(&provider("r", "/other"), &env).lookup(&input("https://example.com/a")).await;
+    let a = &missing.receipt.attempts_log[0];
+    assert_eq!(a.outcome, Outcome::MalformedResponse);
+    assert_eq!(a.detail, "JSON pointer '/data/content' not found in the response");
+
+    let not_json = engine_with_env(&provider("r", "/html"), &env).lookup(&input("https://example.com/a")).await;
+    let a = &not_json.receipt.attempts_log[0];
+    assert_eq!(a.outcome, Outcome::MalformedResponse);
+    assert!(a.detail.starts_with("expected a JSON response"), "{}", a.detail);
+}
+
+#[tokio::test]
+async fn template_post_body_survives_quotes_and_backslashes() {
+    let server = MockServer::start().await;
+    let tricky = "https://example.com/a?q=\"quoted\"&p=back\\slash";
+    Mock::given(method("POST"))
+        .and(path("/scrape"))
+        .and(body_json(json!({"url": tricky, "formats": ["markdown"], "nested": {"u": tricky}})))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"success": true, "data": {"markdown": "# Title\n\nScraped markdown body with plenty of useful text in it."}})))
+        .mount(&server)
+        .await;
+    let cfg = format!(
+        "[[providers]]\nname = \"scrape\"\nkind = \"template\"\nmethod = \"POST\"\nurl = \"{}/scrape\"\nresponse = \"json\"\ncontent_pointer = \"/data/markdown\"\n[providers.body]\nurl = \"{{url}}\"\nformats = [\"markdown\"]\nnested = {{ u = \"{{url}}\" }}\n",
+        server.uri()
+    );
+    let out = engine(&cfg).lookup(&input(tricky)).await;
+    assert!(out.receipt.ok, "{:?}", out.receipt);
+    assert!(out.text.contains("Scraped markdown body"));
+}
+
+#[tokio::test]
+async fn command_ok_nonzero_and_hung() {
+    let cfg = |argv: &str| format!("[lookup]\nattempt_timeout_secs = 1\n[[providers]]\nname = \"cmd\"\nkind = \"command\"\nargv = {argv}\n");
+    let ok = engine(&cfg(r#"["sh", "-c", "printf 'Fetched %s with a long enough body of useful text.' \"$0\"", "{url}"]"#))
+        .lookup(&input("https://example.com/x"))
+        .await;
+    assert!(ok.receipt.ok, "{:?}", ok.receipt);
+    assert_eq!(ok.text, "Fetched https://example.com/x with a long enough body of useful text.");
+    assert_eq!(ok.receipt.attempts_log[0].http_status, None);
+
+    let bad = engine(&cfg(r#"["sh", "-c", "echo 'it broke: disk on fire' >&2; exit 3", "{url}"]"#))
+        .lookup(&input("https://example.com/x"))
+        .await;
+    let a = &bad.receipt.attempts_log[0];
+    assert_eq!(a.outcome, Outcome::TransportError);
+    assert_eq!(a.detail, "command exited with status 3: it broke: disk on fire");
+
+    let started = std::time::Instant::now();
+    let hung = engine(&cfg(r#"["sh", "-c", "sleep 30", "{url}"]"#))
+        .lookup(&input("https://example.com/x"))
+        .await;
+    let a = &hung.receipt.attempts_log[0];
+    assert_eq!(a.outcome, Outcome::TransportError);
+    assert!(a.detail.contains("timed out"), "{}", a.detail);
+    // A bound, not a speed test: the 30 s child was killed at the 1 s timeout.
+    assert!(started.elapsed() < std::time::Duration::from_secs(15));
+}
+
+#[tokio::test]
+async fn pagination_windows_and_past_the_end() {
+    let server = MockServer::start().await;
+    let body = "héllo wörld, ".repeat(100);
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(body.clone().into_bytes(), "text/plain; charset=utf-8"))
+        .mount(&server)
+        .await;
+    let e = engine(&http_providers(&["direct"]));
+    let mut text = String::new();
+    let mut start = 0i64;
+    loop {
+        let out = e
+            .lookup(&ToolInput {
+                start_index: Some(start),
+                max_chars: Some(333),
+                ..input(&server.uri())
+            })
+            .await;
+        assert!(out.receipt.ok);
+        assert_eq!(out.receipt.content_chars, 1300);
+        text.push_str(&out.text);
+        match out.receipt.next_start_index {
+            Some(n) => {
+                assert_eq!(n as i64, start + 333);
+                start = n as i64;
+            }
+            None => break,
+        }
+    }
+    assert_eq!(text, body);
+    let past = e
+        .lookup(&ToolInput {
+            start_index: Some(5000),
+            ..input(&server.uri())
+        })
+        .await;
+    assert!(!past.receipt.ok);
+    assert_eq!(past.receipt.failure_reason, Some(FailureReason::InvalidInput));
+    assert!(past.text.contains("1300 characters long"), "{}", past.text);
+}
