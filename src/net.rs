@@ -70,9 +70,8 @@ impl Resolve for GuardedResolver {
         let policy = self.policy.clone();
         let host = name.as_str().to_string();
         Box::pin(async move {
-            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
-                .await?
-                .collect();
+            let addrs: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
             let mut first_refusal = None;
             let allowed: Vec<SocketAddr> = addrs
                 .into_iter()
@@ -138,7 +137,8 @@ pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, String> {
         None => b.no_proxy(),
         Some(p) => b.proxy(reqwest::Proxy::all(p).map_err(|e| format!("proxy: {e}"))?),
     };
-    b.build().map_err(|e| format!("cannot build HTTP client: {e}"))
+    b.build()
+        .map_err(|e| format!("cannot build HTTP client: {e}"))
 }
 
 /// Describe a reqwest error in one short line, naming guard refusals as `blocked: ...`.
@@ -205,6 +205,19 @@ pub async fn send(
     };
     let status = resp.status();
     let code = Some(status.as_u16());
+    if status.is_redirection() {
+        // reqwest hands back a redirect it would not follow (e.g. to `file:`) as the response.
+        let target = resp
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|l| resp.url().join(l).ok());
+        if let Some(t) = target.filter(|t| !matches!(t.scheme(), "http" | "https")) {
+            return Err(Failure::transport(
+                RedirectError::Scheme(t.scheme().to_string()).to_string(),
+            ));
+        }
+    }
     if !status.is_success() {
         let mut detail = format!(
             "HTTP {} {}",
@@ -218,7 +231,10 @@ pub async fn send(
             .get(reqwest::header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
         {
-            detail.push_str(&format!(" (Retry-After: {})", crate::receipt::clip_chars(ra, 40)));
+            detail.push_str(&format!(
+                " (Retry-After: {})",
+                crate::receipt::clip_chars(ra, 40)
+            ));
         }
         return Err(Failure {
             outcome: Outcome::HttpError,
@@ -251,11 +267,7 @@ pub async fn send(
                 return Err(Failure {
                     outcome: Outcome::TransportError,
                     http_status: code,
-                    detail: format!(
-                        "{} after {} bytes of body",
-                        describe_error(&e),
-                        body.len()
-                    ),
+                    detail: format!("{} after {} bytes of body", describe_error(&e), body.len()),
                 })
             }
             Ok(Ok(None)) => break,

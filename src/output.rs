@@ -40,6 +40,21 @@ pub struct Printer {
     stdout: Arc<Mutex<io::Stdout>>,
 }
 
+/// Redact every string in a JSON value, keys included.
+pub fn redact_value(r: &Redactor, v: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => Value::String(r.redact_text(&s)),
+        Value::Array(a) => Value::Array(a.into_iter().map(|x| redact_value(r, x)).collect()),
+        Value::Object(o) => Value::Object(
+            o.into_iter()
+                .map(|(k, x)| (r.redact_text(&k), redact_value(r, x)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
 /// Stdout was closed by the reader; stop writing.
 #[derive(Debug)]
 pub struct Closed;
@@ -57,14 +72,19 @@ impl Printer {
         &self.redactor
     }
 
-    /// Serialize `value` (pretty or compact) and redact the result.
+    /// Serialize `value` (pretty or compact), redacting every string in it (keys too).
+    /// Redaction runs on the values, not on the serialized text, so a replacement can never
+    /// cut a JSON escape sequence in half.
     pub fn json_string<T: Serialize>(&self, value: &T, layout: Layout) -> String {
-        let s = match layout {
-            Layout::Pretty => serde_json::to_string_pretty(value),
-            Layout::Compact => serde_json::to_string(value),
+        let v = match serde_json::to_value(value) {
+            Ok(v) => redact_value(&self.redactor, v),
+            Err(e) => serde_json::json!({"error": format!("serialization failed: {e}")}),
+        };
+        match layout {
+            Layout::Pretty => serde_json::to_string_pretty(&v),
+            Layout::Compact => serde_json::to_string(&v),
         }
-        .unwrap_or_else(|e| format!("{{\"error\": \"serialization failed: {e}\"}}"));
-        self.redactor.redact_json_text(&s)
+        .unwrap_or_default()
     }
 
     /// Print one JSON value, followed by a newline, in the chosen layout.

@@ -46,6 +46,11 @@ pub fn raw_config_file(text: &str) -> tempfile::NamedTempFile {
 
 /// An in-process engine from config text (loopback allowed) and an environment map.
 pub fn engine_with_env(body: &str, env: &[(&str, &str)]) -> Engine {
+    engine_exact(&format!("{LOOPBACK_OK}{body}"), env)
+}
+
+/// An in-process engine from config text exactly as given (the guard as configured).
+pub fn engine_exact(text: &str, env: &[(&str, &str)]) -> Engine {
     let owned: Vec<(String, String)> = env
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -56,12 +61,8 @@ pub fn engine_with_env(body: &str, env: &[(&str, &str)]) -> Engine {
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.clone())
     };
-    let config = vetch::config::parse(
-        &format!("{LOOPBACK_OK}{body}"),
-        vetch::config::ConfigSource::BuiltIn,
-        &lookup,
-    )
-    .expect("test config parses");
+    let config = vetch::config::parse(text, vetch::config::ConfigSource::BuiltIn, &lookup)
+        .expect("test config parses");
     let settings = Settings::new(config, Overrides::default()).expect("settings");
     Engine::new(Arc::new(settings)).expect("engine")
 }
@@ -95,39 +96,55 @@ pub fn article(title: &str) -> String {
 /// {success, error}, content non-empty, block 0 a json receipt, every block exactly one of
 /// text/json/image, and status success iff the receipt says ok.
 pub fn assert_envelope(v: &Value, tool_use_id_allowed: bool) {
-    let obj = v.as_object().unwrap_or_else(|| panic!("not an object: {v}"));
+    let obj = v
+        .as_object()
+        .unwrap_or_else(|| panic!("not an object: {v}"));
     for k in obj.keys() {
         let allowed = k == "status" || k == "content" || (tool_use_id_allowed && k == "toolUseId");
         assert!(allowed, "unexpected top-level key {k:?} in {v}");
     }
     let status = obj.get("status").and_then(Value::as_str).expect("status");
     assert!(status == "success" || status == "error", "status {status}");
-    let content = obj.get("content").and_then(Value::as_array).expect("content array");
+    let content = obj
+        .get("content")
+        .and_then(Value::as_array)
+        .expect("content array");
     assert!(!content.is_empty(), "empty content");
     for block in content {
         let b = block.as_object().expect("block is an object");
         assert_eq!(b.len(), 1, "block with {} keys: {block}", b.len());
         let key = b.keys().next().expect("one key");
-        assert!(["json", "text", "image"].contains(&key.as_str()), "block key {key}");
+        assert!(
+            ["json", "text", "image"].contains(&key.as_str()),
+            "block key {key}"
+        );
     }
     let receipt = content[0].get("json").expect("block 0 is json");
     assert_eq!(receipt["schema"], "verified_web_lookup.receipt/v1");
-    assert_eq!(receipt["ok"].as_bool(), Some(status == "success"), "status vs ok: {v}");
+    assert_eq!(
+        receipt["ok"].as_bool(),
+        Some(status == "success"),
+        "status vs ok: {v}"
+    );
     assert_schema("tool-result", v);
 }
 
 /// Validate `v` against one of the published schemas in `schemas/`.
 pub fn assert_schema(name: &str, v: &Value) {
     let path = format!("{}/schemas/{name}.json", env!("CARGO_MANIFEST_DIR"));
-    let schema: Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).expect("schema file")).expect("schema json");
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("schema file"))
+        .expect("schema json");
     let validator = jsonschema::validator_for(&schema).expect("valid schema");
     let errors: Vec<String> = validator.iter_errors(v).map(|e| e.to_string()).collect();
-    assert!(errors.is_empty(), "{name} schema violations: {errors:?}\nin {v}");
+    assert!(
+        errors.is_empty(),
+        "{name} schema violations: {errors:?}\nin {v}"
+    );
 }
 
 /// Parse stdout bytes as exactly one JSON value.
 pub fn json_out(stdout: &[u8]) -> Value {
     let s = std::str::from_utf8(stdout).expect("utf-8 stdout");
-    serde_json::from_str(s.trim()).unwrap_or_else(|e| panic!("stdout is not one JSON value ({e}): {s}"))
+    serde_json::from_str(s.trim())
+        .unwrap_or_else(|e| panic!("stdout is not one JSON value ({e}): {s}"))
 }
