@@ -35,7 +35,11 @@ fn runtime() -> Result<tokio::runtime::Runtime, Usage> {
 }
 
 /// Load config and combine it with the flags.
-fn settings(g: &GlobalArgs, providers: &[String], extract: Option<crate::extract::ExtractMode>) -> Result<Settings, Usage> {
+fn settings(
+    g: &GlobalArgs,
+    providers: &[String],
+    extract: Option<crate::extract::ExtractMode>,
+) -> Result<Settings, Usage> {
     let config = config::load(g.config.as_deref()).map_err(|e| Usage(e.to_string()))?;
     Settings::new(
         config,

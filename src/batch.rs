@@ -103,7 +103,10 @@ async fn read_line<R: AsyncRead + Unpin>(r: &mut BufReader<R>) -> std::io::Resul
         let mut skip = Vec::new();
         loop {
             skip.clear();
-            let m = (&mut *r).take(64 * 1024).read_until(b'\n', &mut skip).await?;
+            let m = (&mut *r)
+                .take(64 * 1024)
+                .read_until(b'\n', &mut skip)
+                .await?;
             if m == 0 || skip.last() == Some(&b'\n') {
                 break;
             }
@@ -300,7 +303,10 @@ mod tests {
     #[test]
     fn lines_are_urls_or_json() {
         assert_eq!(
-            request_for_line("  https://a.example/  ").input.unwrap().url,
+            request_for_line("  https://a.example/  ")
+                .input
+                .unwrap()
+                .url,
             "https://a.example/"
         );
         let r = request_for_line("{\"toolUseId\": \"x\", \"input\": {\"url\": \"u\"}}");
@@ -312,7 +318,10 @@ mod tests {
     fn host_keys_include_port() {
         let r = request_for_line("http://A.example:8080/x");
         assert_eq!(host_key(&r).as_deref(), Some("a.example:8080"));
-        assert_eq!(host_key(&request_for_line("https://b.example/")).as_deref(), Some("b.example:443"));
+        assert_eq!(
+            host_key(&request_for_line("https://b.example/")).as_deref(),
+            Some("b.example:443")
+        );
         assert_eq!(host_key(&request_for_line("not a url")), None);
     }
 
@@ -325,7 +334,9 @@ mod tests {
         let mut r = BufReader::new(&data[..]);
         assert!(matches!(read_line(&mut r).await.unwrap(), Line::Bad(m) if m.contains("longer")));
         assert!(matches!(read_line(&mut r).await.unwrap(), Line::Bad(m) if m.contains("UTF-8")));
-        assert!(matches!(read_line(&mut r).await.unwrap(), Line::Text(t) if t.trim() == "https://ok.example/"));
+        assert!(
+            matches!(read_line(&mut r).await.unwrap(), Line::Text(t) if t.trim() == "https://ok.example/")
+        );
         assert!(matches!(read_line(&mut r).await.unwrap(), Line::Eof));
     }
 }

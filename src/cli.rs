@@ -7,7 +7,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::extract::ExtractMode;
 
-const ABOUT: &str = "Verified web lookup: fetch a URL through ordered providers and print an honest receipt.";
+const ABOUT: &str =
+    "Verified web lookup: fetch a URL through ordered providers and print an honest receipt.";
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -187,20 +188,44 @@ mod tests {
 
     #[test]
     fn global_flags_before_and_after() {
-        let a = Cli::try_parse_from(["vetch", "--allow-private", "lookup", "http://x/", "-v"]).unwrap();
+        let a =
+            Cli::try_parse_from(["vetch", "--allow-private", "lookup", "http://x/", "-v"]).unwrap();
         assert!(a.global.allow_private && a.global.verbose);
-        let b = Cli::try_parse_from(["vetch", "lookup", "http://x/", "--config", "c.toml", "--compact"]).unwrap();
-        assert_eq!(b.global.config.as_deref(), Some(std::path::Path::new("c.toml")));
+        let b = Cli::try_parse_from([
+            "vetch",
+            "lookup",
+            "http://x/",
+            "--config",
+            "c.toml",
+            "--compact",
+        ])
+        .unwrap();
+        assert_eq!(
+            b.global.config.as_deref(),
+            Some(std::path::Path::new("c.toml"))
+        );
         assert!(b.global.compact);
     }
 
     #[test]
     fn lookup_options() {
         let c = Cli::try_parse_from([
-            "vetch", "lookup", "http://x/", "--max-attempts", "-1", "--provider", "a", "--provider", "b", "-o", "text",
+            "vetch",
+            "lookup",
+            "http://x/",
+            "--max-attempts",
+            "-1",
+            "--provider",
+            "a",
+            "--provider",
+            "b",
+            "-o",
+            "text",
         ])
         .unwrap();
-        let Command::Lookup(l) = c.command else { panic!() };
+        let Command::Lookup(l) = c.command else {
+            panic!()
+        };
         assert_eq!(l.max_attempts, Some(-1));
         assert_eq!(l.providers, ["a", "b"]);
         assert_eq!(l.output, OutputFormat::Text);

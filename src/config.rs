@@ -334,7 +334,11 @@ pub fn load_file(path: &Path) -> Result<Config, ConfigError> {
 
 fn line_of(text: &str, offset: usize) -> usize {
     let end = offset.min(text.len());
-    text.as_bytes()[..end].iter().filter(|b| **b == b'\n').count() + 1
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
 }
 
 /// Parse config text. `env` looks up `${NAME}` variables (the process environment in
@@ -441,7 +445,10 @@ fn validate_lookup(l: &LookupSection) -> Result<(), (String, String)> {
         ("deadline_secs", l.deadline_secs.as_f64()),
     ] {
         if !(v.is_finite() && v > 0.0 && v <= 86_400.0) {
-            return Err((key(name), format!("{v} is not a number of seconds in (0, 86400]")));
+            return Err((
+                key(name),
+                format!("{v} is not a number of seconds in (0, 86400]"),
+            ));
         }
     }
     if l.max_body_bytes == 0 {
@@ -607,7 +614,10 @@ pub fn resolve_provider(
         .collect();
     for (k, _) in &headers {
         if reqwest::header::HeaderName::from_bytes(k.as_bytes()).is_err() {
-            return Err(("headers".into(), format!("'{k}' is not a valid header name")));
+            return Err((
+                "headers".into(),
+                format!("'{k}' is not a valid header name"),
+            ));
         }
     }
     let proxy = t.proxy.as_deref().map(&mut ex);
@@ -623,13 +633,13 @@ pub fn resolve_provider(
                 return Err(("url".into(), "is required for kind 'template'".into()));
             };
             let url = ex(raw_url);
-            let mut body = match &t.body {
-                None => None,
-                Some(table) => Some(
-                    serde_json::to_value(table)
-                        .map_err(|e| ("body".to_string(), format!("cannot be sent as JSON: {e}")))?,
-                ),
-            };
+            let mut body =
+                match &t.body {
+                    None => None,
+                    Some(table) => Some(serde_json::to_value(table).map_err(|e| {
+                        ("body".to_string(), format!("cannot be sent as JSON: {e}"))
+                    })?),
+                };
             if let Some(b) = body.as_mut() {
                 expand_json(b, env, &mut missing, secrets);
             }
@@ -782,7 +792,10 @@ mod tests {
         let e = parse_str("[lookup]\nmin_chars = 3\nmax_attempt_ceilin = 4\n").unwrap_err();
         assert_eq!(e.line, Some(3));
         assert!(e.message.contains("max_attempt_ceilin"), "{e}");
-        assert!(e.to_string().starts_with("config /etc/vetch.toml:3: "), "{e}");
+        assert!(
+            e.to_string().starts_with("config /etc/vetch.toml:3: "),
+            "{e}"
+        );
     }
 
     #[test]

@@ -138,10 +138,7 @@ pub fn decode_body(
 
     let Some(text) = decode_strict(enc, body, truncated) else {
         return Err(match &media {
-            Some(_) => DecodeError::Malformed(format!(
-                "body does not decode as {}",
-                enc.name()
-            )),
+            Some(_) => DecodeError::Malformed(format!("body does not decode as {}", enc.name())),
             None => DecodeError::Unsupported("none declared, and the body is not text".into()),
         });
     };
@@ -175,7 +172,12 @@ mod tests {
         ] {
             assert!(is_text_type(t), "{t}");
         }
-        for t in ["image/png", "application/pdf", "application/zip", "application/octet-stream"] {
+        for t in [
+            "image/png",
+            "application/pdf",
+            "application/zip",
+            "application/octet-stream",
+        ] {
             assert!(!is_text_type(t), "{t}");
         }
     }
@@ -227,10 +229,15 @@ mod tests {
     #[test]
     fn sniffing_without_content_type() {
         assert_eq!(
-            decode_body(b"<!doctype html><p>hi</p>", None, false).unwrap().kind,
+            decode_body(b"<!doctype html><p>hi</p>", None, false)
+                .unwrap()
+                .kind,
             BodyKind::Html
         );
-        assert_eq!(decode_body(b"plain", None, false).unwrap().kind, BodyKind::OtherText);
+        assert_eq!(
+            decode_body(b"plain", None, false).unwrap().kind,
+            BodyKind::OtherText
+        );
         assert!(matches!(
             decode_body(b"\x00\x01\x02\xff", None, false),
             Err(DecodeError::Unsupported(_))

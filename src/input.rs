@@ -280,7 +280,9 @@ mod tests {
 
     #[test]
     fn tool_use_keeps_id_even_on_error() {
-        let r = request_from_value(&json!({"toolUseId": "t1", "name": "verified_web_lookup", "input": {"nope": 1}}));
+        let r = request_from_value(
+            &json!({"toolUseId": "t1", "name": "verified_web_lookup", "input": {"nope": 1}}),
+        );
         assert_eq!(r.tool_use_id.as_deref(), Some("t1"));
         let e = r.input.unwrap_err();
         assert!(e.message.contains("`nope`"), "{e}");
@@ -293,13 +295,31 @@ mod tests {
             (json!([1]), "must be a JSON object"),
             (json!({}), "missing required field `url`"),
             (json!({"url": 5}), "field `url` must be a string"),
-            (json!({"url": "u", "max_attempts": 2.5}), "field `max_attempts` must be an integer"),
-            (json!({"url": "u", "min_chars": "3"}), "field `min_chars` must be an integer"),
-            (json!({"url": "u", "max_chars": null}), "field `max_chars` must be an integer"),
-            (json!({"url": "u", "must_contain": 3}), "field `must_contain` must be a string"),
-            (json!({"toolUseId": "a", "name": "other", "input": {"url": "u"}}), "`name` must be"),
+            (
+                json!({"url": "u", "max_attempts": 2.5}),
+                "field `max_attempts` must be an integer",
+            ),
+            (
+                json!({"url": "u", "min_chars": "3"}),
+                "field `min_chars` must be an integer",
+            ),
+            (
+                json!({"url": "u", "max_chars": null}),
+                "field `max_chars` must be an integer",
+            ),
+            (
+                json!({"url": "u", "must_contain": 3}),
+                "field `must_contain` must be a string",
+            ),
+            (
+                json!({"toolUseId": "a", "name": "other", "input": {"url": "u"}}),
+                "`name` must be",
+            ),
             (json!({"toolUseId": "a"}), "missing `input`"),
-            (json!({"toolUseId": 7, "input": {"url": "u"}}), "`toolUseId` must be a string"),
+            (
+                json!({"toolUseId": 7, "input": {"url": "u"}}),
+                "`toolUseId` must be a string",
+            ),
         ];
         for (v, want) in cases {
             let e = parse(v.clone()).unwrap_err();
@@ -317,7 +337,15 @@ mod tests {
 
     #[test]
     fn text_level_errors() {
-        assert!(parse_request("").input.unwrap_err().message.contains("empty input"));
-        assert!(parse_request("{nope").input.unwrap_err().message.contains("not valid JSON"));
+        assert!(parse_request("")
+            .input
+            .unwrap_err()
+            .message
+            .contains("empty input"));
+        assert!(parse_request("{nope")
+            .input
+            .unwrap_err()
+            .message
+            .contains("not valid JSON"));
     }
 }

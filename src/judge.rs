@@ -89,7 +89,12 @@ mod tests {
     fn just_a_moment_is_named() {
         let raw = "<html><head><title>Just a moment...</title></head><body>Checking your browser before accessing the site.</body></html>";
         assert_eq!(
-            judge(raw, "Checking your browser before accessing the site.", None, 1),
+            judge(
+                raw,
+                "Checking your browser before accessing the site.",
+                None,
+                1
+            ),
             Err("interstitial page detected ('just a moment')".into())
         );
     }

@@ -116,7 +116,10 @@ impl Engine {
     /// Answer one caller request (bare input or ToolUse) with a tool result.
     pub async fn answer(&self, request: Request) -> ToolResult {
         match request.input {
-            Ok(input) => self.lookup(&input).await.into_tool_result(request.tool_use_id),
+            Ok(input) => self
+                .lookup(&input)
+                .await
+                .into_tool_result(request.tool_use_id),
             Err(e) => self
                 .invalid(None, &e.message, Instant::now(), 0)
                 .into_tool_result(request.tool_use_id),
@@ -324,7 +327,9 @@ impl Engine {
         let job = Job {
             fetched,
             json_pointer: match p.response {
-                crate::config::ResponseKind::Json => p.content_pointer.clone().or(Some(String::new())),
+                crate::config::ResponseKind::Json => {
+                    p.content_pointer.clone().or(Some(String::new()))
+                }
                 crate::config::ResponseKind::Text => None,
             },
             mode: self.settings.extract,
@@ -390,12 +395,13 @@ impl Job {
         let (raw, kind) = match &self.json_pointer {
             None => (decoded.text, decoded.kind),
             Some(ptr) => {
-                let value: serde_json::Value = serde_json::from_str(&decoded.text).map_err(|e| {
-                    fail(
-                        Outcome::MalformedResponse,
-                        format!("expected a JSON response, got something else ({e})"),
-                    )
-                })?;
+                let value: serde_json::Value =
+                    serde_json::from_str(&decoded.text).map_err(|e| {
+                        fail(
+                            Outcome::MalformedResponse,
+                            format!("expected a JSON response, got something else ({e})"),
+                        )
+                    })?;
                 match value.pointer(ptr) {
                     None => {
                         return Err(fail(
@@ -414,10 +420,7 @@ impl Job {
                     Some(other) => {
                         return Err(fail(
                             Outcome::MalformedResponse,
-                            format!(
-                                "JSON pointer '{ptr}' is {}, not a string",
-                                json_type(other)
-                            ),
+                            format!("JSON pointer '{ptr}' is {}, not a string", json_type(other)),
                         ))
                     }
                 }

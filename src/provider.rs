@@ -175,9 +175,8 @@ impl Provider {
                 policy,
             } => {
                 let endpoint = fill(template, url);
-                let parsed = url::Url::parse(&endpoint).map_err(|e| {
-                    Failure::transport(format!("template URL does not parse: {e}"))
-                })?;
+                let parsed = url::Url::parse(&endpoint)
+                    .map_err(|e| Failure::transport(format!("template URL does not parse: {e}")))?;
                 if let Err(r) = policy.check_url(&parsed, false) {
                     return Err(Failure::transport(format!("blocked: {r}")));
                 }

@@ -118,7 +118,10 @@ impl ToolResult {
         ToolResult {
             tool_use_id,
             status,
-            content: vec![ContentBlock::Json(Box::new(receipt)), ContentBlock::Text(text)],
+            content: vec![
+                ContentBlock::Json(Box::new(receipt)),
+                ContentBlock::Text(text),
+            ],
         }
     }
 

@@ -152,7 +152,11 @@ mod tests {
 
     #[test]
     fn embedded_schemas_parse() {
-        for n in [SchemaName::Receipt, SchemaName::ToolResult, SchemaName::ToolInput] {
+        for n in [
+            SchemaName::Receipt,
+            SchemaName::ToolResult,
+            SchemaName::ToolInput,
+        ] {
             let v: Value = serde_json::from_str(schema_text(n)).unwrap();
             assert_eq!(v["$schema"], "https://json-schema.org/draft/2020-12/schema");
             assert!(v["$id"].as_str().unwrap().ends_with(":v1"));
@@ -182,10 +186,16 @@ mod tests {
     #[test]
     fn every_flavor_carries_the_same_schema() {
         let s = input_schema();
-        assert_eq!(tool_spec(Flavor::Strands)["toolSpec"]["inputSchema"]["json"], s);
+        assert_eq!(
+            tool_spec(Flavor::Strands)["toolSpec"]["inputSchema"]["json"],
+            s
+        );
         assert_eq!(tool_spec(Flavor::Openai)["function"]["parameters"], s);
         assert_eq!(tool_spec(Flavor::Anthropic)["input_schema"], s);
-        assert_eq!(tool_spec(Flavor::Gemini)["functionDeclarations"][0]["parameters"], s);
+        assert_eq!(
+            tool_spec(Flavor::Gemini)["functionDeclarations"][0]["parameters"],
+            s
+        );
         assert_eq!(tool_spec(Flavor::Mcp)["inputSchema"], s);
     }
 

@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{article, assert_envelope, config_file, http_providers, json_out, raw_config_file, vetch};
+use common::{
+    article, assert_envelope, config_file, http_providers, json_out, raw_config_file, vetch,
+};
 use predicates::prelude::*;
 use serde_json::Value;
 use wiremock::matchers::{method, path};
@@ -12,7 +14,9 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 async fn site() -> MockServer {
     let server = MockServer::start().await;
     Mock::given(path("/good"))
-        .respond_with(ResponseTemplate::new(200).set_body_raw(article("Good page").into_bytes(), "text/html"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_raw(article("Good page").into_bytes(), "text/html"),
+        )
         .mount(&server)
         .await;
     Mock::given(path("/down"))
@@ -48,7 +52,10 @@ async fn exit_one_on_failure() {
         .code(1);
     let v = json_out(&out.get_output().stdout);
     assert_envelope(&v, false);
-    assert_eq!(v["content"][0]["json"]["attempts_log"][0]["http_status"], 503);
+    assert_eq!(
+        v["content"][0]["json"]["attempts_log"][0]["http_status"],
+        503
+    );
 }
 
 #[test]
@@ -69,7 +76,12 @@ async fn allow_private_flag_lifts_the_guard() {
     let server = site().await;
     let cfg = raw_config_file(&http_providers(&["direct"]));
     vetch()
-        .args(["--allow-private", "lookup", &format!("{}/good", server.uri()), "--config"])
+        .args([
+            "--allow-private",
+            "lookup",
+            &format!("{}/good", server.uri()),
+            "--config",
+        ])
         .arg(cfg.path())
         .assert()
         .code(0);
@@ -80,7 +92,14 @@ async fn output_receipt_and_text() {
     let server = site().await;
     let cfg = config_file(&http_providers(&["direct"]));
     let out = vetch()
-        .args(["lookup", &format!("{}/good", server.uri()), "-o", "receipt", "--compact", "--config"])
+        .args([
+            "lookup",
+            &format!("{}/good", server.uri()),
+            "-o",
+            "receipt",
+            "--compact",
+            "--config",
+        ])
         .arg(cfg.path())
         .assert()
         .code(0);
@@ -91,7 +110,13 @@ async fn output_receipt_and_text() {
     common::assert_schema("receipt", &v);
 
     vetch()
-        .args(["lookup", &format!("{}/good", server.uri()), "-o", "text", "--config"])
+        .args([
+            "lookup",
+            &format!("{}/good", server.uri()),
+            "-o",
+            "text",
+            "--config",
+        ])
         .arg(cfg.path())
         .assert()
         .code(0)
@@ -99,7 +124,13 @@ async fn output_receipt_and_text() {
         .stdout(predicate::str::contains("\"schema\"").not());
 
     vetch()
-        .args(["lookup", &format!("{}/down", server.uri()), "-o", "text", "--config"])
+        .args([
+            "lookup",
+            &format!("{}/down", server.uri()),
+            "-o",
+            "text",
+            "--config",
+        ])
         .arg(cfg.path())
         .assert()
         .code(1)
@@ -119,7 +150,10 @@ fn pretty_flag_spreads_lines() {
     assert!(stdout.lines().count() > 10);
     let v = json_out(stdout.as_bytes());
     assert_envelope(&v, false);
-    assert_eq!(v["content"][0]["json"]["failure_reason"], "no_providers_configured");
+    assert_eq!(
+        v["content"][0]["json"]["failure_reason"],
+        "no_providers_configured"
+    );
 }
 
 #[test]
@@ -133,14 +167,22 @@ fn bad_config_exits_two_naming_file_line_and_key() {
         .stdout(predicate::str::is_empty());
     let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
-    assert!(err.contains(&format!("{}:3", cfg.path().display())), "{err}");
+    assert!(
+        err.contains(&format!("{}:3", cfg.path().display())),
+        "{err}"
+    );
     assert!(err.contains("max_atempts"), "{err}");
 }
 
 #[test]
 fn missing_config_file_and_unknown_provider_exit_two() {
     vetch()
-        .args(["lookup", "https://example.com/", "--config", "/nonexistent/vetch.toml"])
+        .args([
+            "lookup",
+            "https://example.com/",
+            "--config",
+            "/nonexistent/vetch.toml",
+        ])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("cannot read file"));
@@ -175,7 +217,10 @@ fn xdg_config_is_found() {
         .assert()
         .code(1);
     let v = json_out(&out.get_output().stdout);
-    assert_eq!(v["content"][0]["json"]["failure_reason"], "no_providers_configured");
+    assert_eq!(
+        v["content"][0]["json"]["failure_reason"],
+        "no_providers_configured"
+    );
 }
 
 #[tokio::test]
@@ -185,7 +230,10 @@ async fn tool_bare_input_and_tool_use() {
     let out = vetch()
         .args(["tool", "--config"])
         .arg(cfg.path())
-        .write_stdin(format!("{{\"url\": \"{}/good\", \"must_contain\": \"borrowing\"}}", server.uri()))
+        .write_stdin(format!(
+            "{{\"url\": \"{}/good\", \"must_contain\": \"borrowing\"}}",
+            server.uri()
+        ))
         .assert()
         .code(0);
     let v = json_out(&out.get_output().stdout);
@@ -262,7 +310,11 @@ fn schema_files_equal_what_the_binary_prints() {
     for name in ["receipt", "tool-result", "tool-input"] {
         let out = vetch().args(["schema", name]).assert().code(0);
         let printed = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-        let file = std::fs::read_to_string(format!("{}/schemas/{name}.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let file = std::fs::read_to_string(format!(
+            "{}/schemas/{name}.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
         assert_eq!(printed, file, "{name}");
         let v: Value = serde_json::from_str(&printed).unwrap();
         jsonschema::validator_for(&v).expect("a valid JSON Schema");
@@ -271,18 +323,36 @@ fn schema_files_equal_what_the_binary_prints() {
 
 #[test]
 fn tool_spec_flavors() {
-    let subset = ["type", "properties", "required", "description", "minimum", "maximum", "default"];
+    let subset = [
+        "type",
+        "properties",
+        "required",
+        "description",
+        "minimum",
+        "maximum",
+        "default",
+    ];
     fn keywords(v: &Value, out: &mut Vec<String>) {
         if let Value::Object(m) = v {
             for (k, val) in m {
                 out.push(k.clone());
                 if k == "properties" {
-                    val.as_object().unwrap().values().for_each(|p| keywords(p, out));
+                    val.as_object()
+                        .unwrap()
+                        .values()
+                        .for_each(|p| keywords(p, out));
                 }
             }
         }
     }
-    let source: Value = serde_json::from_str(&std::fs::read_to_string(format!("{}/schemas/tool-input.json", env!("CARGO_MANIFEST_DIR"))).unwrap()).unwrap();
+    let source: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!(
+            "{}/schemas/tool-input.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    )
+    .unwrap();
     for (flavor, pointer) in [
         ("strands", "/toolSpec/inputSchema/json"),
         ("openai", "/function/parameters"),
@@ -290,15 +360,31 @@ fn tool_spec_flavors() {
         ("gemini", "/functionDeclarations/0/parameters"),
         ("mcp", "/inputSchema"),
     ] {
-        let out = vetch().args(["tool-spec", "--flavor", flavor]).assert().code(0);
+        let out = vetch()
+            .args(["tool-spec", "--flavor", flavor])
+            .assert()
+            .code(0);
         let v = json_out(&out.get_output().stdout);
-        let schema = v.pointer(pointer).unwrap_or_else(|| panic!("{flavor}: {v}"));
+        let schema = v
+            .pointer(pointer)
+            .unwrap_or_else(|| panic!("{flavor}: {v}"));
         let mut ks = Vec::new();
         keywords(schema, &mut ks);
         for k in &ks {
             assert!(subset.contains(&k.as_str()), "{flavor} uses {k}");
         }
-        assert_eq!(schema["properties"].as_object().unwrap().keys().collect::<Vec<_>>(), source["properties"].as_object().unwrap().keys().collect::<Vec<_>>());
+        assert_eq!(
+            schema["properties"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>(),
+            source["properties"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>()
+        );
         assert_eq!(schema["required"], source["required"]);
         let text = v.to_string();
         assert!(text.contains("verified_web_lookup"));
@@ -314,7 +400,11 @@ fn completions_and_man_page_generate() {
             .code(0)
             .stdout(predicate::str::contains("vetch"));
     }
-    vetch().arg("man").assert().code(0).stdout(predicate::str::contains(".TH"));
+    vetch()
+        .arg("man")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(".TH"));
 }
 
 #[test]
@@ -353,7 +443,10 @@ async fn batch_outputs_in_input_order_and_skips_comments() {
         input.push_str(&format!("{}/p{i}\n", server.uri()));
     }
     input.push_str("{\"url\": \"ftp://bad/\"}\n");
-    input.push_str(&format!("{{\"toolUseId\": \"last\", \"input\": {{\"url\": \"{}/p0\"}}}}\n", server.uri()));
+    input.push_str(&format!(
+        "{{\"toolUseId\": \"last\", \"input\": {{\"url\": \"{}/p0\"}}}}\n",
+        server.uri()
+    ));
     let out = vetch()
         .args(["batch", "--concurrency", "8", "--config"])
         .arg(cfg.path())
@@ -361,7 +454,10 @@ async fn batch_outputs_in_input_order_and_skips_comments() {
         .assert()
         .code(1);
     let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    let lines: Vec<Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 8);
     for (i, v) in lines.iter().enumerate().take(6) {
         assert_envelope(v, false);
@@ -370,7 +466,10 @@ async fn batch_outputs_in_input_order_and_skips_comments() {
     assert_eq!(lines[6]["status"], "error");
     assert_eq!(lines[7]["toolUseId"], "last");
     assert_envelope(&lines[7], true);
-    assert!(out.get_output().stderr.is_empty(), "no stderr when not a terminal");
+    assert!(
+        out.get_output().stderr.is_empty(),
+        "no stderr when not a terminal"
+    );
 }
 
 #[tokio::test]
@@ -390,7 +489,10 @@ async fn batch_all_success_exits_zero_and_verbose_summarises() {
 fn providers_lists_readiness_without_secrets() {
     let out = vetch().arg("providers").assert().code(0);
     let s = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    assert!(s.contains("built-in default") && s.contains("direct") && s.contains("ready"), "{s}");
+    assert!(
+        s.contains("built-in default") && s.contains("direct") && s.contains("ready"),
+        "{s}"
+    );
 
     let cfg = raw_config_file(
         "[[providers]]\nname = \"jina\"\nkind = \"template\"\nurl = \"https://r.jina.ai/{url}\"\nheaders = { Authorization = \"Bearer ${JINA_API_KEY}\" }\n\

@@ -33,8 +33,14 @@ fn template_to(server: &MockServer, name: &str, p: &str) -> String {
 #[tokio::test]
 async fn seed_example_field_for_field() {
     let server = MockServer::start().await;
-    Mock::given(path("/primary")).respond_with(html(CHALLENGE)).mount(&server).await;
-    Mock::given(path("/backup")).respond_with(html(article("Real page"))).mount(&server).await;
+    Mock::given(path("/primary"))
+        .respond_with(html(CHALLENGE))
+        .mount(&server)
+        .await;
+    Mock::given(path("/backup"))
+        .respond_with(html(article("Real page")))
+        .mount(&server)
+        .await;
     let cfg = format!(
         "{}{}",
         template_to(&server, "primary", "/primary"),
@@ -63,12 +69,24 @@ async fn seed_example_field_for_field() {
     let log: Vec<_> = r
         .attempts_log
         .iter()
-        .map(|a| (a.provider.as_str(), a.outcome, a.http_status, a.detail.as_str()))
+        .map(|a| {
+            (
+                a.provider.as_str(),
+                a.outcome,
+                a.http_status,
+                a.detail.as_str(),
+            )
+        })
         .collect();
     assert_eq!(
         log,
         [
-            ("primary", Outcome::UnusableContent, Some(200), "interstitial page detected ('just a moment')"),
+            (
+                "primary",
+                Outcome::UnusableContent,
+                Some(200),
+                "interstitial page detected ('just a moment')"
+            ),
             ("backup", Outcome::Ok, Some(200), "usable content"),
         ]
     );
@@ -81,15 +99,26 @@ async fn seed_example_field_for_field() {
 async fn http_error_keeps_status() {
     let server = MockServer::start().await;
     Mock::given(method("GET"))
-        .respond_with(ResponseTemplate::new(503).set_body_string("<h1>503 Service Unavailable</h1>"))
+        .respond_with(
+            ResponseTemplate::new(503).set_body_string("<h1>503 Service Unavailable</h1>"),
+        )
         .mount(&server)
         .await;
-    let out = engine(&http_providers(&["direct"])).lookup(&input(&server.uri())).await;
+    let out = engine(&http_providers(&["direct"]))
+        .lookup(&input(&server.uri()))
+        .await;
     let a = &out.receipt.attempts_log[0];
     assert_eq!((a.outcome, a.http_status), (Outcome::HttpError, Some(503)));
     assert_eq!(a.detail, "HTTP 503 Service Unavailable");
-    assert_eq!(out.receipt.failure_reason, Some(FailureReason::AllProvidersFailed));
-    assert!(!out.text.contains("<h1>"), "no page text on error: {}", out.text);
+    assert_eq!(
+        out.receipt.failure_reason,
+        Some(FailureReason::AllProvidersFailed)
+    );
+    assert!(
+        !out.text.contains("<h1>"),
+        "no page text on error: {}",
+        out.text
+    );
 }
 
 #[tokio::test]
@@ -109,20 +138,34 @@ async fn transport_error_on_refused_connection() {
 #[tokio::test]
 async fn unusable_content_details() {
     let server = MockServer::start().await;
-    Mock::given(path("/empty")).respond_with(html("")).mount(&server).await;
-    Mock::given(path("/short")).respond_with(html("<p>tiny</p>")).mount(&server).await;
-    Mock::given(path("/png"))
-        .respond_with(ResponseTemplate::new(200).set_body_raw(vec![0x89, b'P', b'N', b'G'], "image/png"))
+    Mock::given(path("/empty"))
+        .respond_with(html(""))
         .mount(&server)
         .await;
-    Mock::given(path("/page")).respond_with(html(article("Rust"))).mount(&server).await;
+    Mock::given(path("/short"))
+        .respond_with(html("<p>tiny</p>"))
+        .mount(&server)
+        .await;
+    Mock::given(path("/png"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_raw(vec![0x89, b'P', b'N', b'G'], "image/png"),
+        )
+        .mount(&server)
+        .await;
+    Mock::given(path("/page"))
+        .respond_with(html(article("Rust")))
+        .mount(&server)
+        .await;
     let e = engine(&http_providers(&["direct"]));
     let detail = |out: vetch::lookup::Lookup| {
         let a = out.receipt.attempts_log[0].clone();
         assert_eq!(a.outcome, Outcome::UnusableContent, "{a:?}");
         a.detail
     };
-    assert_eq!(detail(e.lookup(&input(&format!("{}/empty", server.uri()))).await), "empty body");
+    assert_eq!(
+        detail(e.lookup(&input(&format!("{}/empty", server.uri()))).await),
+        "empty body"
+    );
     assert_eq!(
         detail(e.lookup(&input(&format!("{}/short", server.uri()))).await),
         "content too short: 4 chars, min_chars is 40"
@@ -135,7 +178,10 @@ async fn unusable_content_details() {
         must_contain: Some("Haskell".into()),
         ..input(&format!("{}/page", server.uri()))
     };
-    assert_eq!(detail(e.lookup(&must).await), "required text not found: 'Haskell'");
+    assert_eq!(
+        detail(e.lookup(&must).await),
+        "required text not found: 'Haskell'"
+    );
     // must_contain is case-insensitive.
     let must = ToolInput {
         must_contain: Some("GARBAGE COLLECTOR".into()),
@@ -147,7 +193,10 @@ async fn unusable_content_details() {
 #[tokio::test]
 async fn attempt_budget_exhausted_with_three_providers_and_two_attempts() {
     let server = MockServer::start().await;
-    Mock::given(method("GET")).respond_with(ResponseTemplate::new(500)).mount(&server).await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(500))
+        .mount(&server)
+        .await;
     let e = engine(&http_providers(&["a", "b", "c"]));
     let out = e
         .lookup(&ToolInput {
@@ -156,13 +205,22 @@ async fn attempt_budget_exhausted_with_three_providers_and_two_attempts() {
         })
         .await;
     let r = &out.receipt;
-    assert_eq!(r.failure_reason, Some(FailureReason::AttemptBudgetExhausted));
-    assert_eq!((r.attempts, r.max_attempts, r.providers_available), (2, 2, 3));
+    assert_eq!(
+        r.failure_reason,
+        Some(FailureReason::AttemptBudgetExhausted)
+    );
+    assert_eq!(
+        (r.attempts, r.max_attempts, r.providers_available),
+        (2, 2, 3)
+    );
     assert!(r.fallback_used);
     assert_eq!(server.received_requests().await.unwrap().len(), 2);
     // With budget for all three: all_providers_failed.
     let out = e.lookup(&input(&server.uri())).await;
-    assert_eq!(out.receipt.failure_reason, Some(FailureReason::AllProvidersFailed));
+    assert_eq!(
+        out.receipt.failure_reason,
+        Some(FailureReason::AllProvidersFailed)
+    );
     assert_eq!(out.receipt.attempts, 3);
 }
 
@@ -192,14 +250,22 @@ async fn invalid_input_before_any_attempt() {
         assert!(d.contains(want), "{url}: {d}");
     }
     let long = format!("https://example.com/{}", "a".repeat(3000));
-    let d = e.lookup(&input(&long)).await.receipt.failure_detail.unwrap();
+    let d = e
+        .lookup(&input(&long))
+        .await
+        .receipt
+        .failure_detail
+        .unwrap();
     assert!(d.contains("limit is 2048"), "{d}");
 }
 
 #[tokio::test]
 async fn clamping_shows_in_the_receipt() {
     let server = MockServer::start().await;
-    Mock::given(method("GET")).respond_with(ResponseTemplate::new(500)).mount(&server).await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(500))
+        .mount(&server)
+        .await;
     let e = engine(&format!(
         "[lookup]\nmax_attempt_ceiling = 4\ndefault_max_attempts = 2\n{}",
         http_providers(&["a", "b", "c", "d", "e", "f"])
@@ -212,14 +278,21 @@ async fn clamping_shows_in_the_receipt() {
             })
             .await
             .receipt;
-        assert_eq!((r.max_attempts, r.attempts), (want, want), "asked {asked:?}");
+        assert_eq!(
+            (r.max_attempts, r.attempts),
+            (want, want),
+            "asked {asked:?}"
+        );
     }
 }
 
 #[tokio::test]
 async fn not_ready_provider_is_skipped_and_not_counted() {
     let server = MockServer::start().await;
-    Mock::given(method("GET")).respond_with(html(article("ok"))).mount(&server).await;
+    Mock::given(method("GET"))
+        .respond_with(html(article("ok")))
+        .mount(&server)
+        .await;
     let cfg = format!(
         "[[providers]]\nname = \"keyed\"\nkind = \"template\"\nurl = \"{}/r?u={{url_encoded}}&key=${{VETCH_TEST_UNSET_KEY}}\"\n{}",
         server.uri(),
@@ -251,7 +324,10 @@ async fn template_json_ok_pointer_missing_and_not_json() {
         .respond_with(ResponseTemplate::new(200).set_body_json(json!({"data": {"text": "x"}})))
         .mount(&server)
         .await;
-    Mock::given(path("/html")).respond_with(html(article("not json"))).mount(&server).await;
+    Mock::given(path("/html"))
+        .respond_with(html(article("not json")))
+        .mount(&server)
+        .await;
     let provider = |name: &str, p: &str| {
         format!(
             "[[providers]]\nname = \"{name}\"\nkind = \"template\"\nurl = \"{}{p}?u={{url_encoded}}\"\nheaders = {{ Authorization = \"Bearer ${{READER_KEY}}\" }}\nresponse = \"json\"\ncontent_pointer = \"/data/content\"\n",
@@ -259,19 +335,32 @@ async fn template_json_ok_pointer_missing_and_not_json() {
         )
     };
     let env = [("READER_KEY", "k-123456789")];
-    let ok = engine_with_env(&provider("r", "/ok"), &env).lookup(&input("https://example.com/a")).await;
+    let ok = engine_with_env(&provider("r", "/ok"), &env)
+        .lookup(&input("https://example.com/a"))
+        .await;
     assert!(ok.receipt.ok, "{:?}", ok.receipt);
     assert!(ok.text.starts_with("Reader output:"));
 
-    let missing = engine_with_env(&provider("r", "/other"), &env).lookup(&input("https://example.com/a")).await;
+    let missing = engine_with_env(&provider("r", "/other"), &env)
+        .lookup(&input("https://example.com/a"))
+        .await;
     let a = &missing.receipt.attempts_log[0];
     assert_eq!(a.outcome, Outcome::MalformedResponse);
-    assert_eq!(a.detail, "JSON pointer '/data/content' not found in the response");
+    assert_eq!(
+        a.detail,
+        "JSON pointer '/data/content' not found in the response"
+    );
 
-    let not_json = engine_with_env(&provider("r", "/html"), &env).lookup(&input("https://example.com/a")).await;
+    let not_json = engine_with_env(&provider("r", "/html"), &env)
+        .lookup(&input("https://example.com/a"))
+        .await;
     let a = &not_json.receipt.attempts_log[0];
     assert_eq!(a.outcome, Outcome::MalformedResponse);
-    assert!(a.detail.starts_with("expected a JSON response"), "{}", a.detail);
+    assert!(
+        a.detail.starts_with("expected a JSON response"),
+        "{}",
+        a.detail
+    );
 }
 
 #[tokio::test]
@@ -295,20 +384,30 @@ async fn template_post_body_survives_quotes_and_backslashes() {
 
 #[tokio::test]
 async fn command_ok_nonzero_and_hung() {
-    let cfg = |argv: &str| format!("[lookup]\nattempt_timeout_secs = 1\n[[providers]]\nname = \"cmd\"\nkind = \"command\"\nargv = {argv}\n");
+    let cfg = |argv: &str| {
+        format!("[lookup]\nattempt_timeout_secs = 1\n[[providers]]\nname = \"cmd\"\nkind = \"command\"\nargv = {argv}\n")
+    };
     let ok = engine(&cfg(r#"["sh", "-c", "printf 'Fetched %s with a long enough body of useful text.' \"$0\"", "{url}"]"#))
         .lookup(&input("https://example.com/x"))
         .await;
     assert!(ok.receipt.ok, "{:?}", ok.receipt);
-    assert_eq!(ok.text, "Fetched https://example.com/x with a long enough body of useful text.");
+    assert_eq!(
+        ok.text,
+        "Fetched https://example.com/x with a long enough body of useful text."
+    );
     assert_eq!(ok.receipt.attempts_log[0].http_status, None);
 
-    let bad = engine(&cfg(r#"["sh", "-c", "echo 'it broke: disk on fire' >&2; exit 3", "{url}"]"#))
-        .lookup(&input("https://example.com/x"))
-        .await;
+    let bad = engine(&cfg(
+        r#"["sh", "-c", "echo 'it broke: disk on fire' >&2; exit 3", "{url}"]"#,
+    ))
+    .lookup(&input("https://example.com/x"))
+    .await;
     let a = &bad.receipt.attempts_log[0];
     assert_eq!(a.outcome, Outcome::TransportError);
-    assert_eq!(a.detail, "command exited with status 3: it broke: disk on fire");
+    assert_eq!(
+        a.detail,
+        "command exited with status 3: it broke: disk on fire"
+    );
 
     let started = std::time::Instant::now();
     let hung = engine(&cfg(r#"["sh", "-c", "sleep 30", "{url}"]"#))
@@ -326,7 +425,10 @@ async fn pagination_windows_and_past_the_end() {
     let server = MockServer::start().await;
     let body = "héllo wörld, ".repeat(100);
     Mock::given(method("GET"))
-        .respond_with(ResponseTemplate::new(200).set_body_raw(body.clone().into_bytes(), "text/plain; charset=utf-8"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_raw(body.clone().into_bytes(), "text/plain; charset=utf-8"),
+        )
         .mount(&server)
         .await;
     let e = engine(&http_providers(&["direct"]));
@@ -359,6 +461,9 @@ async fn pagination_windows_and_past_the_end() {
         })
         .await;
     assert!(!past.receipt.ok);
-    assert_eq!(past.receipt.failure_reason, Some(FailureReason::InvalidInput));
+    assert_eq!(
+        past.receipt.failure_reason,
+        Some(FailureReason::InvalidInput)
+    );
     assert!(past.text.contains("1300 characters long"), "{}", past.text);
 }
