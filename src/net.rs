@@ -297,3 +297,56 @@ pub async fn send(
         truncated,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+
+    fn resolver(policy: NetworkPolicy) -> GuardedResolver {
+        GuardedResolver {
+            policy: Arc::new(policy),
+        }
+    }
+
+    #[tokio::test]
+    async fn resolver_drops_refused_addresses() {
+        // `localhost` is refused by name here too, on every connection, not only pre-flight.
+        let name = Name::from_str("localhost").unwrap();
+        let err = match resolver(NetworkPolicy::default()).resolve(name).await {
+            Ok(addrs) => panic!("resolved to {:?}", addrs.collect::<Vec<_>>()),
+            Err(e) => e,
+        };
+        let refusal = err.downcast_ref::<Refusal>().expect("a Refusal");
+        assert!(refusal.to_string().contains("localhost"), "{refusal}");
+    }
+
+    #[tokio::test]
+    async fn resolver_allows_what_the_policy_allows() {
+        let name = Name::from_str("localhost").unwrap();
+        let policy = NetworkPolicy {
+            allow_private: true,
+            ..NetworkPolicy::default()
+        };
+        let addrs: Vec<SocketAddr> = resolver(policy).resolve(name).await.unwrap().collect();
+        assert!(!addrs.is_empty());
+        assert!(addrs.iter().all(|a| a.ip().is_loopback()));
+    }
+
+    #[tokio::test]
+    async fn blocked_name_surfaces_as_blocked_detail() {
+        // A client whose resolver refuses loopback: the error names the refusal.
+        let client = build_client(ClientOptions {
+            policy: Arc::new(NetworkPolicy::default()),
+            apply_domain_lists: true,
+            max_redirects: 5,
+            user_agent: "test",
+            proxy: None,
+            connect_timeout: Duration::from_secs(2),
+        })
+        .unwrap();
+        let err = client.get("http://localhost:9/").send().await.unwrap_err();
+        let d = describe_error(&err);
+        assert_eq!(d, "blocked: local host name localhost");
+    }
+}
