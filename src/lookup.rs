@@ -120,9 +120,12 @@ impl Engine {
                 .lookup(&input)
                 .await
                 .into_tool_result(request.tool_use_id),
-            Err(e) => self
-                .invalid(None, &e.message, Instant::now(), 0)
-                .into_tool_result(request.tool_use_id),
+            Err(e) => {
+                // No request could be formed: report the ceiling the defaults give.
+                let max = self.settings.request(&ToolInput::default()).max_attempts;
+                self.invalid(None, &e.message, Instant::now(), max)
+                    .into_tool_result(request.tool_use_id)
+            }
         }
     }
 

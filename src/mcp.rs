@@ -1,9 +1,380 @@
-//! Placeholder until the MCP server lands.
+//! `vetch mcp`: a Model Context Protocol server on stdio, built on the official Rust SDK
+//! (`rmcp`), exposing the one tool `verified_web_lookup` (DESIGN.md §2, §9 "MCP results").
+//!
+//! - `tools/list` gives the tool with the model-facing `inputSchema` and the receipt as
+//!   `outputSchema`, both from [`crate::spec`] (one source of truth).
+//! - `tools/call` runs the same [`Engine::answer`] as `vetch tool` and maps the tool result:
+//!   `structuredContent` is the receipt, `content` is [the receipt as JSON text, the page
+//!   text or failure line], and `isError` is true exactly when the status is `error`.
+//!   Anything wrong in the arguments (unknown field, wrong type, missing `url`, arguments
+//!   missing or not an object) is answered with an `isError` result whose text names the
+//!   field, never with a protocol error, so a model can correct its call. The arguments are
+//!   the bare tool input: a Strands `toolUseId`/`input` wrapper is not unwrapped here.
+//! - An unknown or missing tool name is a JSON-RPC error (`-32602`, as rmcp's own router
+//!   answers). A line that is not JSON is ignored (rmcp, like the other SDKs); JSON that is
+//!   not a JSON-RPC message gets `-32600` without an id.
+//! - The tool carries annotations (`readOnlyHint`, `openWorldHint`, not destructive) so a
+//!   client may treat it as a read-only fetch.
+//!
+//! stdout carries protocol frames only: rmcp is the only writer there, and it writes values
+//! the engine has already redacted. Diagnostics go to stderr through [`Printer::diag`]. Each
+//! request runs in its own task (rmcp spawns them), so slow lookups do not hold up others. At
+//! the end of stdin rmcp answers what is in flight and the server returns `Ok`, so the
+//! process exits 0.
+
 use std::sync::Arc;
 
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, ErrorCode, Implementation, JsonObject, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+};
+use rmcp::service::{QuitReason, RequestContext, ServerInitializeError};
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::Value;
+
+use crate::input::{Request, ToolInput};
 use crate::lookup::Engine;
 use crate::output::Printer;
+use crate::receipt::{clip_chars, ToolResult};
+use crate::spec;
 
-pub async fn serve(_engine: Arc<Engine>, _printer: Printer) -> Result<(), String> {
-    Err("mcp: not built yet".into())
+/// Longest echo of a client-sent tool name in an error message, in characters.
+const MAX_ECHO_CHARS: usize = 80;
+
+/// The MCP handler: the shared engine and the tool definition, built once.
+#[derive(Clone)]
+struct Server {
+    engine: Arc<Engine>,
+    printer: Printer,
+    tool: Tool,
+}
+
+/// A JSON value as a JSON object; anything else (which the embedded schemas never are)
+/// becomes an empty object rather than a panic.
+fn object(v: Value) -> JsonObject {
+    match v {
+        Value::Object(m) => m,
+        _ => JsonObject::new(),
+    }
+}
+
+/// The tool as `tools/list` shows it.
+pub fn tool() -> Tool {
+    Tool::new(
+        spec::TOOL_NAME,
+        spec::DESCRIPTION,
+        Arc::new(object(spec::input_schema())),
+    )
+    .with_raw_output_schema(Arc::new(object(spec::output_schema())))
+    .with_annotations(
+        ToolAnnotations::with_title("Verified web lookup")
+            .read_only(true)
+            .destructive(false)
+            .open_world(true),
+    )
+}
+
+/// The server's identity and capabilities, as `initialize` reports them.
+pub fn server_config() -> ServerConfig {
+    ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        .with_server_info(Implementation::new("vetch", env!("CARGO_PKG_VERSION")))
+        .with_instructions(format!(
+            "Call `{}` to fetch a web page. Trust its content only when isError is false; \
+             structuredContent is the receipt explaining every attempt.",
+            spec::TOOL_NAME
+        ))
+}
+
+/// The tool call's arguments as a request. Missing (or null) arguments are an empty object,
+/// which the input parser answers with "missing required field `url`"; arguments that are
+/// not an object are answered with what was expected. The arguments are a bare
+/// tool input: a Strands-style `toolUseId`/`input` wrapper is not unwrapped here, so those
+/// keys are reported as unknown fields like any other.
+pub fn request_from_arguments(arguments: Option<&Value>) -> Request {
+    let input = match arguments {
+        None | Some(Value::Null) => ToolInput::from_value(&Value::Object(JsonObject::new())),
+        Some(v) => ToolInput::from_value(v),
+    };
+    Request {
+        tool_use_id: None,
+        input,
+    }
+}
+
+/// Map a tool result onto MCP's shape (DESIGN.md §9 "MCP results").
+/// Everything goes through `redactor` here, as the printer does for the other front ends:
+/// rmcp writes stdout itself, so this is MCP's choke point.
+pub fn call_tool_result(
+    result: &ToolResult,
+    redactor: &crate::redact::Redactor,
+) -> Result<CallToolResult, ErrorData> {
+    let Some(receipt) = result.receipt() else {
+        // `ToolResult::new` always puts the receipt first; never reached in practice.
+        return Err(ErrorData::internal_error(
+            "the tool result has no receipt",
+            None,
+        ));
+    };
+    let structured = serde_json::to_value(receipt).map_err(|e| {
+        ErrorData::internal_error(format!("cannot serialize the receipt: {e}"), None)
+    })?;
+    let structured = crate::output::redact_value(redactor, structured);
+    // Both constructors put `structured` as compact JSON text in content[0].
+    let mut out = if result.is_success() {
+        CallToolResult::structured(structured)
+    } else {
+        CallToolResult::structured_error(structured)
+    };
+    out.content
+        .push(ContentBlock::text(redactor.redact_text(result.text())));
+    Ok(out)
+}
+
+impl Server {
+    /// Answer a `tools/call` for `name` with `arguments` (absent, or any JSON value as
+    /// sent): a tool result, `isError` for every mistake in the arguments; a protocol error
+    /// only for a missing or unknown tool name.
+    async fn call(
+        &self,
+        name: Option<&str>,
+        arguments: Option<&Value>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let name = match name {
+            Some(n) => n,
+            None => {
+                return Err(ErrorData::invalid_params(
+                    format!(
+                        "tools/call needs `name` (a string): this server has one tool, {}",
+                        spec::TOOL_NAME
+                    ),
+                    None,
+                ))
+            }
+        };
+        if name != spec::TOOL_NAME {
+            let name = clip_chars(&self.printer.redactor().redact_text(name), MAX_ECHO_CHARS);
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "unknown tool '{name}'; this server has one tool: {}",
+                    spec::TOOL_NAME
+                ),
+                None,
+            ));
+        }
+        let req = request_from_arguments(arguments);
+        // A `notifications/cancelled` for this call stops the lookup; rmcp drops the answer.
+        let result = tokio::select! {
+            r = self.engine.answer(req) => r,
+            _ = context.ct.cancelled() => {
+                return Err(ErrorData::internal_error("request cancelled", None));
+            }
+        };
+        call_tool_result(&result, self.printer.redactor())
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        server_config()
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(vec![self.tool.clone()]))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        (name == spec::TOOL_NAME).then(|| self.tool.clone())
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = request.arguments.map(Value::Object);
+        self.call(Some(&request.name), arguments.as_ref(), &context)
+            .await
+            .map(CallToolResponse::from)
+    }
+
+    /// rmcp hands over a `tools/call` whose params do not fit its typed shape (arguments
+    /// that are not an object, such as a JSON-encoded string, or a `name` that is not a
+    /// string) as a custom request. Such a call still gets a tool result with `isError` and
+    /// a text naming what was wrong, as a well-formed call with bad arguments does.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        if request.method != "tools/call" {
+            return Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                format!(
+                    "method not found: {}",
+                    clip_chars(&request.method, MAX_ECHO_CHARS)
+                ),
+                None,
+            ));
+        }
+        let params = request.params.unwrap_or(Value::Null);
+        let name = params.get("name").and_then(Value::as_str);
+        let mut result = self.call(name, params.get("arguments"), &context).await?;
+        // Typed results get `resultType` only on 2026-07-28+ sessions; do the same here.
+        let modern = context
+            .protocol_version()
+            .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
+        if !modern {
+            result.result_type = None;
+        }
+        serde_json::to_value(result)
+            .map(CustomResult::new)
+            .map_err(|e| {
+                ErrorData::internal_error(format!("cannot serialize the result: {e}"), None)
+            })
+    }
+}
+
+/// Serve MCP on stdin/stdout until the client closes stdin.
+pub async fn serve(engine: Arc<Engine>, printer: Printer) -> Result<(), String> {
+    let verbose = engine.settings().verbose;
+    let server = Server {
+        engine,
+        printer: printer.clone(),
+        tool: tool(),
+    };
+    if verbose {
+        printer.diag(&format!(
+            "mcp: serving '{}' on stdio (vetch {})",
+            spec::TOOL_NAME,
+            env!("CARGO_PKG_VERSION")
+        ));
+    }
+    // Non-blocking pipes when launched by a client (no blocking stdin reader left behind at
+    // exit); plain stdio handles on a terminal.
+    let running = match server.serve(rmcp::transport::stdio_pipes()).await {
+        Ok(r) => r,
+        // Stdin ended before (or during) the handshake: nothing to serve, not an error.
+        Err(ServerInitializeError::ConnectionClosed(_)) => {
+            if verbose {
+                printer.diag("mcp: stdin closed before initialize");
+            }
+            return Ok(());
+        }
+        // The initialize request itself was answered with an error (e.g. no common
+        // protocol version); the client has been told, and the session is over.
+        Err(ServerInitializeError::InitializeFailed(e)) => {
+            return Err(format!("mcp: initialize failed: {}", e.message));
+        }
+        Err(ServerInitializeError::ExpectedInitializeRequest(_)) => {
+            return Err(
+                "mcp: the client's first message was not an initialize request".to_string(),
+            );
+        }
+        Err(e) => {
+            let why = clip_chars(&e.to_string(), 300);
+            return Err(format!("mcp: the session could not start: {why}"));
+        }
+    };
+    match running.waiting().await {
+        Ok(QuitReason::JoinError(e)) | Err(e) => Err(format!("mcp: the server task failed: {e}")),
+        // Closed (end of stdin), Cancelled, or a reason a later rmcp adds: a clean stop.
+        Ok(_) => {
+            if verbose {
+                printer.diag("mcp: stdin closed; server stopped");
+            }
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::receipt::{FailureReason, Receipt, RECEIPT_SCHEMA};
+    use serde_json::json;
+
+    fn receipt(ok: bool) -> Receipt {
+        Receipt {
+            schema: RECEIPT_SCHEMA.into(),
+            ok,
+            url: "https://example.com/".into(),
+            attempts: 1,
+            max_attempts: 3,
+            providers_available: 1,
+            provider_used: ok.then(|| "direct".into()),
+            fallback_used: false,
+            failure_reason: (!ok).then_some(FailureReason::AllProvidersFailed),
+            content_chars: 4,
+            attempts_log: vec![],
+            failure_detail: None,
+            content_sha256: None,
+            next_start_index: None,
+            elapsed_ms: 1,
+            title: None,
+            truncated: false,
+        }
+    }
+
+    fn texts(r: &CallToolResult) -> Vec<String> {
+        r.content
+            .iter()
+            .map(|c| {
+                serde_json::to_value(c).unwrap()["text"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tool_carries_both_schemas() {
+        let v = serde_json::to_value(tool()).unwrap();
+        assert_eq!(v["name"], spec::TOOL_NAME);
+        assert_eq!(v["inputSchema"], spec::input_schema());
+        assert_eq!(v["outputSchema"], spec::output_schema());
+        assert_eq!(v["annotations"]["readOnlyHint"], true);
+    }
+
+    #[test]
+    fn server_identifies_as_vetch() {
+        let c = server_config();
+        assert_eq!(c.server_info.name, "vetch");
+        assert_eq!(c.server_info.version, env!("CARGO_PKG_VERSION"));
+        assert!(c.capabilities.tools.is_some());
+    }
+
+    #[test]
+    fn result_mapping_follows_the_status() {
+        for ok in [true, false] {
+            let tr = ToolResult::new(receipt(ok), "page or failure".into(), None);
+            let r = call_tool_result(&tr, &crate::redact::Redactor::new()).unwrap();
+            assert_eq!(r.is_error, Some(!ok));
+            let structured = r.structured_content.clone().unwrap();
+            assert_eq!(structured, serde_json::to_value(receipt(ok)).unwrap());
+            let t = texts(&r);
+            assert_eq!(t.len(), 2);
+            assert_eq!(serde_json::from_str::<Value>(&t[0]).unwrap(), structured);
+            assert_eq!(t[1], "page or failure");
+        }
+    }
+
+    #[test]
+    fn arguments_become_requests_with_field_errors() {
+        let msg = |a: Option<&Value>| request_from_arguments(a).input.unwrap_err().message;
+        assert!(msg(None).contains("`url`"));
+        assert!(msg(Some(&Value::Null)).contains("`url`"));
+        assert!(msg(Some(&json!("https://example.com/"))).contains("JSON object"));
+        assert!(msg(Some(&json!({"url": 5}))).contains("`url`"));
+        assert!(msg(Some(&json!({"input": {"url": "https://example.com/"}}))).contains("`input`"));
+        let ok = request_from_arguments(Some(&json!({"url": "https://example.com/"})));
+        assert_eq!(ok.input.unwrap().url, "https://example.com/");
+        assert_eq!(ok.tool_use_id, None);
+    }
 }

@@ -119,6 +119,8 @@ fn only(out: &Lookup) -> &vetch::receipt::AttemptRecord {
 
 fn expect(out: &Lookup, outcome: Outcome, status: Option<u16>, detail_has: &str) {
     let a = only(out);
+    // Shown with --nocapture: the table in docs/reference.md quotes these.
+    eprintln!("fault detail: {:?} {:?} {}", a.outcome, a.http_status, a.detail);
     assert_eq!(a.outcome, outcome, "{a:?}");
     assert_eq!(a.http_status, status, "{a:?}");
     assert!(
