@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Batch throughput (issue 7): 2,000 URLs over 20 ports, each answered with a 20 KB page after
+# 20 ms, at concurrency 64; against one process per URL and against curl. Then one lookup of
+# a 100 KB page against curl (median of 20 runs).
+source "$(dirname "$0")/bench-common.sh"
+N=${N:-2000}
+C=${C:-64}
+start_server 20 20
+URLS=$(mktemp)
+for i in $(seq 0 $((N - 1))); do
+  echo "http://127.0.0.1:${PORTS[$((i % 20))]}/page/$i"
+done >"$URLS"
+now() { date +%s.%N; }
+floor=$(python3 -c "print($N * 0.020 / $C)")
+
+t0=$(now)
+$VETCH --allow-private batch --concurrency "$C" --per-host 4 "$URLS" >/tmp/vetch-batch.out || true
+t1=$(now)
+batch=$(python3 -c "print($t1 - $t0)")
+ok=$(grep -c '"status":"success"' /tmp/vetch-batch.out || true)
+rss=$(measure $VETCH --allow-private batch --concurrency "$C" --per-host 4 "$URLS")
+
+t0=$(now)
+xargs -P "$C" -n 1 $VETCH --allow-private lookup --compact <"$URLS" >/dev/null 2>&1 || true
+t1=$(now)
+procs=$(python3 -c "print($t1 - $t0)")
+
+t0=$(now)
+xargs -P "$C" -n 1 curl -s -o /dev/null <"$URLS" || true
+t1=$(now)
+curls=$(python3 -c "print($t1 - $t0)")
+
+python3 - "$N" "$C" "$floor" "$batch" "$procs" "$curls" "$ok" <<'PY'
+import sys
+n, c, floor, batch, procs, curls, ok = sys.argv[1:]
+floor, batch, procs, curls = map(float, (floor, batch, procs, curls))
+print(f"{n} lookups at concurrency {c}; latency floor {floor*1000:.0f} ms; {ok} success")
+print(f"  vetch batch            {batch*1000:7.0f} ms  {batch/floor:5.2f}x floor")
+print(f"  vetch lookup x{n} (xargs -P {c}) {procs*1000:7.0f} ms  {procs/floor:5.2f}x floor  {procs/batch:5.1f}x batch")
+print(f"  curl x{n} (xargs -P {c})   {curls*1000:7.0f} ms  {curls/floor:5.2f}x floor  {curls/batch:5.1f}x batch")
+PY
+echo "  vetch batch: $rss"
+
+P=${PORTS[0]}
+single() {
+  python3 - "$@" <<'PY'
+import subprocess, sys, time, statistics
+cmd = sys.argv[1:]
+runs = []
+for _ in range(20):
+    t = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    runs.append(time.perf_counter() - t)
+print(statistics.median(runs))
+PY
+}
+v=$(single $VETCH --allow-private lookup --compact "http://127.0.0.1:$P/page100k")
+k=$(single curl -s "http://127.0.0.1:$P/page100k")
+python3 -c "v,k=$v,$k; print(f'one lookup of a 100 KB page: vetch {v*1000:.1f} ms, curl {k*1000:.1f} ms (median of 20), ratio {v/k:.2f}x')"
