@@ -6,6 +6,7 @@
 //! - `/bomb`: a gzip bomb (256 MiB of text inflated from ~250 KB);
 //! - `/page100k`: a 100 KB HTML page, no delay;
 //! - anything else: a 20 KB HTML page after DELAY_MS.
+//!
 //! Connections are kept alive. The process runs until it is killed.
 
 use std::io::Write;
@@ -57,7 +58,11 @@ async fn handle(stream: tokio::net::TcpStream, bodies: Arc<Bodies>, delay: Durat
                 Ok(_) => {}
             }
         }
-        let path = request_line.split_whitespace().nth(1).unwrap_or("/").to_string();
+        let path = request_line
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or("/")
+            .to_string();
         let result = match path.as_str() {
             "/big" => {
                 let total: usize = 200 * 1024 * 1024;

@@ -757,60 +757,66 @@ fn normalize_title(title: &str) -> String {
         .to_lowercase()
 }
 
+/// All the visible text of an HTML page, cheaply: drops `<head>`, scripts, styles and
+/// comments, turns block tags into line breaks and other tags into spaces, and decodes the
+/// common entities. `<noscript>` text is kept, as a no-JS reader sees it.
+///
+/// This is a measure for the detector (how much text does the page show?), not an
+/// extractor: the caller's content comes from `extract`, which parses HTML properly.
+/// Extraction may drop exactly the wall or challenge widget the detector looks for, so
+/// the judge weighs markers against this whole-page text.
+pub fn visible_text(html: &str) -> String {
+    #[allow(clippy::expect_used)]
+    static DROP: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?is)<head\b.*?</head\s*>|<script\b.*?</script\s*>|<style\b.*?</style\s*>|<template\b.*?</template\s*>|<!--.*?-->",
+        )
+        .expect("static regex")
+    });
+    static BLOCK: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)</?(?:p|div|h[1-6]|li|tr|br|section|article|header|footer|main|nav|ul|ol|table|form|button|pre|blockquote|noscript)\b[^>]*>")
+            .expect("static regex")
+    });
+    static TAG: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?s)<[^>]*>").expect("static regex"));
+    static NUMERIC: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"&#(x[0-9a-fA-F]+|[0-9]+);").expect("static regex"));
+    let s = DROP.replace_all(html, " ");
+    let s = BLOCK.replace_all(&s, "\n");
+    let s = TAG.replace_all(&s, " ");
+    let s = NUMERIC.replace_all(&s, |c: &regex::Captures| {
+        let n = &c[1];
+        let code = match n.strip_prefix('x') {
+            Some(hex) => u32::from_str_radix(hex, 16).ok(),
+            None => n.parse().ok(),
+        };
+        code.and_then(char::from_u32)
+            .map(String::from)
+            .unwrap_or_default()
+    });
+    let s = s
+        .replace("&nbsp;", " ")
+        .replace("&hellip;", "…")
+        .replace("&bull;", "•")
+        .replace("&copy;", "©")
+        .replace("&ldquo;", "“")
+        .replace("&rdquo;", "”")
+        .replace("&rsquo;", "’")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&");
+    s.lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::time::{Duration, Instant};
-
-    /// A crude visible-text extractor for HTML fixtures: drops `<head>`, scripts, styles
-    /// and comments, turns block tags into line breaks and other tags into spaces, and
-    /// decodes the common entities. `<noscript>` text is kept, as a no-JS extractor does.
-    fn visible_text(html: &str) -> String {
-        static DROP: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(
-                r"(?is)<head\b.*?</head\s*>|<script\b.*?</script\s*>|<style\b.*?</style\s*>|<template\b.*?</template\s*>|<!--.*?-->",
-            )
-            .expect("test regex")
-        });
-        static BLOCK: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"(?i)</?(?:p|div|h[1-6]|li|tr|br|section|article|header|footer|main|nav|ul|ol|table|form|button|pre|blockquote|noscript)\b[^>]*>")
-                .expect("test regex")
-        });
-        static TAG: LazyLock<Regex> =
-            LazyLock::new(|| Regex::new(r"(?s)<[^>]*>").expect("test regex"));
-        static NUMERIC: LazyLock<Regex> =
-            LazyLock::new(|| Regex::new(r"&#(x[0-9a-fA-F]+|[0-9]+);").expect("test regex"));
-        let s = DROP.replace_all(html, " ");
-        let s = BLOCK.replace_all(&s, "\n");
-        let s = TAG.replace_all(&s, " ");
-        let s = NUMERIC.replace_all(&s, |c: &regex::Captures| {
-            let n = &c[1];
-            let code = match n.strip_prefix('x') {
-                Some(hex) => u32::from_str_radix(hex, 16).ok(),
-                None => n.parse().ok(),
-            };
-            code.and_then(char::from_u32)
-                .map(String::from)
-                .unwrap_or_default()
-        });
-        let s = s
-            .replace("&nbsp;", " ")
-            .replace("&hellip;", "…")
-            .replace("&bull;", "•")
-            .replace("&copy;", "©")
-            .replace("&ldquo;", "“")
-            .replace("&rdquo;", "”")
-            .replace("&rsquo;", "’")
-            .replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&quot;", "\"")
-            .replace("&amp;", "&");
-        s.lines()
-            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
-            .filter(|l| !l.is_empty())
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
 
     /// What the caller passes as `text`: extracted text for HTML, the body itself otherwise.
     fn text_for(name: &str, raw: &str) -> String {

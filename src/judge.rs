@@ -1,28 +1,33 @@
 //! The usability judgement: is this text something the caller can use?
 //!
-//! Checks run in a fixed order (issue 2): empty, then interstitial / challenge / cookie wall
-//! / JS-only shell, then `must_contain` (case-insensitive), then `min_chars`. The first that
+//! Checks run in a fixed order (issue 2): empty body, then interstitial / challenge / cookie
+//! wall / JS-only shell, then no readable text, then `must_contain` (case-insensitive), then
+//! `min_chars`. The first that
 //! fails decides, and its detail names what decided. Pure functions: no I/O, no panics.
 
 use crate::receipt::clip_chars;
 
-/// Judge `text` (what the caller would receive); `raw` is the decoded body, whose markup
-/// the interstitial detector may also read. `Err` holds the attempt detail.
+/// Judge `text` (what the caller would receive). `raw` is the decoded body and `visible`
+/// all of its visible text (for HTML: the whole page, not only the extracted article; else
+/// the same as `text`): the interstitial detector weighs its markers against those, since
+/// extraction may drop exactly the wall or challenge widget it is looking for.
+/// `Err` holds the attempt detail.
 pub fn judge(
     raw: &str,
+    visible: &str,
     text: &str,
     must_contain: Option<&str>,
     min_chars: usize,
 ) -> Result<(), String> {
-    if text.trim().is_empty() {
-        return Err(if raw.trim().is_empty() {
-            "empty body".into()
-        } else {
-            "no readable text in the body".into()
-        });
+    if raw.trim().is_empty() {
+        return Err("empty body".into());
     }
-    if let Some(marker) = crate::interstitial::detect(raw, text) {
+    // A challenge page often extracts to no text at all: name the challenge, not the void.
+    if let Some(marker) = crate::interstitial::detect(raw, visible) {
         return Err(format!("interstitial page detected ('{marker}')"));
+    }
+    if text.trim().is_empty() {
+        return Err("no readable text in the body".into());
     }
     if let Some(needle) = must_contain.filter(|n| !n.is_empty()) {
         if !contains_ignore_case(text, needle) {
@@ -62,25 +67,25 @@ mod tests {
 
     #[test]
     fn order_and_details() {
-        assert_eq!(judge("", "", None, 1), Err("empty body".into()));
+        assert_eq!(judge("", "", "", None, 1), Err("empty body".into()));
         assert_eq!(
-            judge("<p> </p>", "  ", None, 1),
+            judge("<p> </p>", " ", "  ", None, 1),
             Err("no readable text in the body".into())
         );
         assert_eq!(
-            judge(PAGE, PAGE, Some("PYTHON"), 1),
+            judge(PAGE, PAGE, PAGE, Some("PYTHON"), 1),
             Err("required text not found: 'PYTHON'".into())
         );
-        assert_eq!(judge(PAGE, PAGE, Some("RUST tooling"), 1), Ok(()));
+        assert_eq!(judge(PAGE, PAGE, PAGE, Some("RUST tooling"), 1), Ok(()));
         assert_eq!(
-            judge(PAGE, PAGE, None, 500),
+            judge(PAGE, PAGE, PAGE, None, 500),
             Err(format!(
                 "content too short: {} chars, min_chars is 500",
                 PAGE.chars().count()
             ))
         );
         // must_contain is checked before min_chars.
-        assert!(judge(PAGE, PAGE, Some("zzz"), 500)
+        assert!(judge(PAGE, PAGE, PAGE, Some("zzz"), 500)
             .unwrap_err()
             .starts_with("required"));
     }
@@ -92,6 +97,7 @@ mod tests {
             judge(
                 raw,
                 "Checking your browser before accessing the site.",
+                "",
                 None,
                 1
             ),

@@ -434,8 +434,28 @@ impl Job {
         let title = extracted
             .title
             .map(|t| clip_chars(&self.redactor.redact_text(&t), 300));
-        crate::judge::judge(&raw, &text, self.must_contain.as_deref(), self.min_chars)
-            .map_err(|d| fail(Outcome::UnusableContent, d))?;
+        // The detector weighs markers against all the text the page shows. A page whose
+        // extracted text is long is never an interstitial, so the whole-page measure is
+        // only computed for short results.
+        let visible = if kind == BodyKind::Html
+            && text
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .nth(4000)
+                .is_none()
+        {
+            std::borrow::Cow::Owned(crate::interstitial::visible_text(&raw))
+        } else {
+            std::borrow::Cow::Borrowed(text.as_str())
+        };
+        crate::judge::judge(
+            &raw,
+            &visible,
+            &text,
+            self.must_contain.as_deref(),
+            self.min_chars,
+        )
+        .map_err(|d| fail(Outcome::UnusableContent, d))?;
         Ok(Content {
             text,
             title,

@@ -523,3 +523,38 @@ fn providers_lists_readiness_without_secrets() {
     assert_eq!(v["providers_available"], 1);
     assert!(!v.to_string().contains("canary-7f3a9c2e1b"));
 }
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batch_ctrl_c_flushes_what_is_done_and_exits_130() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let server = site().await;
+    let cfg = config_file(&http_providers(&["direct"]));
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("vetch"))
+        .args(["batch", "--config"])
+        .arg(cfg.path())
+        .env_remove("VETCH_CONFIG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "{}/good", server.uri()).unwrap();
+    stdin.flush().unwrap();
+    // The first result arrives while stdin stays open: batch is now waiting for more input.
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    tokio::task::block_in_place(|| out.read_line(&mut first)).unwrap();
+    let v: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(v["status"], "success");
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let code = tokio::task::block_in_place(|| child.wait()).unwrap();
+    assert_eq!(code.code(), Some(130));
+    drop(stdin);
+}
