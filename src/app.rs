@@ -104,8 +104,10 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<i32, Usage> {
                 per_host: per_host as usize,
                 verbose: g.verbose,
             };
-            rt.block_on(crate::batch::run(Arc::new(engine), &file, opts, printer))
-                .map_err(Usage)
+            let code = rt.block_on(crate::batch::run(Arc::new(engine), &file, opts, printer));
+            // After Ctrl-C a blocking read of stdin may still be pending: do not wait for it.
+            rt.shutdown_background();
+            code.map_err(Usage)
         }
         Command::Mcp => {
             let s = settings(&g, &[], None)?;

@@ -809,7 +809,8 @@ mod tests {
         let e = parse_str("[[providers]]\nname = \"d\"\nkind = \"http\"\nargv = [\"x\"]\n")
             .unwrap_err();
         assert_eq!(e.key.as_deref(), Some("providers[0].argv"));
-        assert_eq!(e.line, Some(2));
+        // The line of the provider's `[[providers]]` header.
+        assert_eq!(e.line, Some(1));
     }
 
     #[test]

@@ -194,6 +194,8 @@ impl Engine {
         // Providers get the URL as given: `{url}` is defined that way (DESIGN.md §9), and
         // the http provider's client parses it exactly as preflight did.
         let fetch_url = req.url.clone();
+        // Keys the caller put in the URL are scrubbed wherever a provider echoes them.
+        let redactor = Arc::new(self.settings.redactor.with_url_secrets(&req.url));
         let deadline = start + self.settings.deadline();
         let attempt_timeout = self.settings.attempt_timeout();
         let budget = (req.max_attempts as usize).min(self.providers.len());
@@ -226,7 +228,10 @@ impl Engine {
                 )
                 .await
             {
-                Ok(fetched) => self.process(p, fetched, &req, &fetch_url).await,
+                Ok(fetched) => {
+                    self.process(p, fetched, &req, &fetch_url, redactor.clone())
+                        .await
+                }
                 Err(f) => Err(f),
             };
             let elapsed = millis(now.elapsed());
@@ -234,7 +239,7 @@ impl Engine {
                 Ok(c) => (Outcome::Ok, c.http_status, "usable content".to_string()),
                 Err(f) => (f.outcome, f.http_status, f.detail.clone()),
             };
-            let detail = clip_chars(&self.redactor().redact_text(&detail), MAX_DETAIL_CHARS);
+            let detail = clip_chars(&redactor.redact_text(&detail), MAX_DETAIL_CHARS);
             self.say(&format!(
                 "attempt {}/{}: provider '{}' -> {} in {elapsed} ms: {detail}",
                 i + 1,
@@ -259,7 +264,7 @@ impl Engine {
         }
 
         let attempts = log.len() as u32;
-        let r = self.redactor();
+        let r = &redactor;
         let mut receipt = Receipt {
             schema: RECEIPT_SCHEMA.into(),
             ok: false,
@@ -326,6 +331,7 @@ impl Engine {
         fetched: Fetched,
         req: &LookupRequest,
         url: &str,
+        redactor: Arc<Redactor>,
     ) -> Result<Content, Failure> {
         let job = Job {
             fetched,
@@ -336,7 +342,7 @@ impl Engine {
                 crate::config::ResponseKind::Text => None,
             },
             mode: self.settings.extract,
-            redactor: self.settings.redactor.clone(),
+            redactor,
             must_contain: req.must_contain.clone(),
             min_chars: req.min_chars,
             url: url.to_string(),

@@ -52,9 +52,18 @@ impl Respond for Echo {
 
 async fn server() -> MockServer {
     let s = MockServer::start().await;
-    Mock::given(path("/ok")).respond_with(Echo(200)).mount(&s).await;
-    Mock::given(path("/fail")).respond_with(Echo(500)).mount(&s).await;
-    Mock::given(path("/json")).respond_with(Echo(200)).mount(&s).await;
+    Mock::given(path("/ok"))
+        .respond_with(Echo(200))
+        .mount(&s)
+        .await;
+    Mock::given(path("/fail"))
+        .respond_with(Echo(500))
+        .mount(&s)
+        .await;
+    Mock::given(path("/json"))
+        .respond_with(Echo(200))
+        .mount(&s)
+        .await;
     s
 }
 
@@ -73,8 +82,14 @@ fn assert_clean(label: &str, out: &std::process::Output) {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     for f in forms() {
-        assert!(!stdout.contains(&f), "{label}: stdout leaks {f:?}:\n{stdout}");
-        assert!(!stderr.contains(&f), "{label}: stderr leaks {f:?}:\n{stderr}");
+        assert!(
+            !stdout.contains(&f),
+            "{label}: stdout leaks {f:?}:\n{stdout}"
+        );
+        assert!(
+            !stderr.contains(&f),
+            "{label}: stderr leaks {f:?}:\n{stderr}"
+        );
     }
 }
 
@@ -84,10 +99,18 @@ async fn configs() -> (MockServer, Vec<(&'static str, tempfile::NamedTempFile)>)
     let s = server().await;
     let cfgs = vec![
         ("ok", config_file(&provider("echo", &s, "/ok", ""))),
-        ("http_error", config_file(&provider("fail", &s, "/fail", ""))),
+        (
+            "http_error",
+            config_file(&provider("fail", &s, "/fail", "")),
+        ),
         (
             "malformed",
-            config_file(&provider("json", &s, "/json", "response = \"json\"\ncontent_pointer = \"/data\"\n")),
+            config_file(&provider(
+                "json",
+                &s,
+                "/json",
+                "response = \"json\"\ncontent_pointer = \"/data\"\n",
+            )),
         ),
         ("command", config_file(&leaky_command())),
         (
@@ -96,7 +119,12 @@ async fn configs() -> (MockServer, Vec<(&'static str, tempfile::NamedTempFile)>)
                 "{}{}{}{}",
                 provider("fail", &s, "/fail", ""),
                 leaky_command(),
-                provider("json", &s, "/json", "response = \"json\"\ncontent_pointer = \"/data\"\n"),
+                provider(
+                    "json",
+                    &s,
+                    "/json",
+                    "response = \"json\"\ncontent_pointer = \"/data\"\n"
+                ),
                 provider("echo", &s, "/ok", "")
             )),
         ),
@@ -114,7 +142,13 @@ fn urls() -> Vec<String> {
 
 fn urlencode(s: &str) -> String {
     s.bytes()
-        .map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") })
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
         .collect()
 }
 
@@ -126,7 +160,16 @@ async fn lookup_never_leaks_on_any_path() {
             for output in ["tool-result", "receipt", "text"] {
                 let out = vetch()
                     .env("VETCH_CANARY", CANARY)
-                    .args(["lookup", "-v", "--max-attempts", "5", "-o", output, &url, "--config"])
+                    .args([
+                        "lookup",
+                        "-v",
+                        "--max-attempts",
+                        "5",
+                        "-o",
+                        output,
+                        &url,
+                        "--config",
+                    ])
                     .arg(cfg.path())
                     .output()
                     .unwrap();
@@ -142,16 +185,32 @@ async fn the_ok_path_really_echoes_the_key_and_it_is_redacted() {
     let (s, cfgs) = configs().await;
     let out = vetch()
         .env("VETCH_CANARY", CANARY)
-        .args(["lookup", "-o", "text", "https://example.com/page", "--config"])
+        .args([
+            "lookup",
+            "-o",
+            "text",
+            "https://example.com/page",
+            "--config",
+        ])
         .arg(cfgs[0].1.path())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("authorization: Bearer"), "{text}");
-    assert!(text.contains("[REDACTED]") || text.contains("REDACTED"), "{text}");
+    assert!(
+        text.contains("[REDACTED]") || text.contains("REDACTED"),
+        "{text}"
+    );
     let seen = s.received_requests().await.unwrap();
-    assert!(seen.iter().any(|r| r.url.as_str().contains("api_key=")), "the key was sent");
+    assert!(
+        seen.iter().any(|r| r.url.as_str().contains("api_key=")),
+        "the key was sent"
+    );
     assert_clean("ok text", &out);
 }
 
@@ -175,7 +234,10 @@ async fn tool_never_leaks() {
             .env("VETCH_CANARY", CANARY)
             .args(["tool", "--config"])
             .arg(cfg.path())
-            .write_stdin(format!("{{\"url\": \"https://example.com/\", \"{}\": 1}}", CANARY.replace('"', "\\\"")))
+            .write_stdin(format!(
+                "{{\"url\": \"https://example.com/\", \"{}\": 1}}",
+                CANARY.replace('"', "\\\"")
+            ))
             .output()
             .unwrap();
         assert_clean(&format!("tool bad input {label}"), &out);
@@ -193,7 +255,10 @@ async fn batch_never_leaks() {
             input.push_str(&serde_json::json!({"url": url, "max_attempts": 5}).to_string());
             input.push('\n');
         }
-        input.push_str(&format!("{{\"nope\": \"{}\"}}\n", CANARY.replace('"', "\\\"")));
+        input.push_str(&format!(
+            "{{\"nope\": \"{}\"}}\n",
+            CANARY.replace('"', "\\\"")
+        ));
         let out = vetch()
             .env("VETCH_CANARY", CANARY)
             .args(["batch", "-v", "--config"])
@@ -212,7 +277,9 @@ async fn providers_never_leaks() {
     for (label, cfg) in &cfgs {
         for json in [false, true] {
             let mut cmd = vetch();
-            cmd.env("VETCH_CANARY", CANARY).args(["providers", "--config"]).arg(cfg.path());
+            cmd.env("VETCH_CANARY", CANARY)
+                .args(["providers", "--config"])
+                .arg(cfg.path());
             if json {
                 cmd.arg("--json");
             }

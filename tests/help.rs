@@ -17,10 +17,17 @@ fn help_matches_snapshots() {
     let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
     let mut stale = Vec::new();
     for (name, args) in CASES {
-        let out = common::vetch().env("COLUMNS", "100").args(*args).output().unwrap();
+        let out = common::vetch()
+            .env("COLUMNS", "100")
+            .args(*args)
+            .output()
+            .unwrap();
         assert!(out.status.success(), "{name}");
         let got = String::from_utf8(out.stdout).unwrap();
-        let path = format!("{}/tests/snapshots/help-{name}.txt", env!("CARGO_MANIFEST_DIR"));
+        let path = format!(
+            "{}/tests/snapshots/help-{name}.txt",
+            env!("CARGO_MANIFEST_DIR")
+        );
         if update {
             std::fs::write(&path, &got).unwrap();
             continue;
@@ -30,5 +37,9 @@ fn help_matches_snapshots() {
             stale.push(format!("--- {path}\n{got}"));
         }
     }
-    assert!(stale.is_empty(), "help changed (UPDATE_SNAPSHOTS=1 to accept):\n{}", stale.join("\n"));
+    assert!(
+        stale.is_empty(),
+        "help changed (UPDATE_SNAPSHOTS=1 to accept):\n{}",
+        stale.join("\n")
+    );
 }

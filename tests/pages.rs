@@ -11,12 +11,18 @@ use wiremock::matchers::path;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 fn fixtures(dir: &str) -> Vec<(String, Vec<u8>)> {
-    let base = format!("{}/tests/fixtures/interstitial/{dir}", env!("CARGO_MANIFEST_DIR"));
+    let base = format!(
+        "{}/tests/fixtures/interstitial/{dir}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(&base)
         .unwrap()
         .map(|e| {
             let p = e.unwrap().path();
-            (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap())
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
         })
         .collect();
     out.sort();
@@ -53,13 +59,18 @@ async fn challenge_pages_are_unusable_after_extraction() {
     let e = engine(&http_providers(&["direct"]));
     let mut missed = Vec::new();
     for name in &names {
-        let out = e.lookup(&ToolInput::for_url(format!("{}/{name}", server.uri()))).await;
+        let out = e
+            .lookup(&ToolInput::for_url(format!("{}/{name}", server.uri())))
+            .await;
         let a = &out.receipt.attempts_log[0];
         if out.receipt.ok || a.outcome != Outcome::UnusableContent {
             missed.push(format!("{name}: {:?} {}", a.outcome, a.detail));
         }
     }
-    assert!(missed.is_empty(), "challenge pages returned as content: {missed:#?}");
+    assert!(
+        missed.is_empty(),
+        "challenge pages returned as content: {missed:#?}"
+    );
 }
 
 #[tokio::test]
@@ -67,22 +78,36 @@ async fn challenge_detail_names_the_marker() {
     let (server, _) = serve("challenge").await;
     let e = engine(&http_providers(&["direct"]));
     let out = e
-        .lookup(&ToolInput::for_url(format!("{}/cloudflare-managed-challenge.html", server.uri())))
+        .lookup(&ToolInput::for_url(format!(
+            "{}/cloudflare-managed-challenge.html",
+            server.uri()
+        )))
         .await;
-    assert_eq!(out.receipt.attempts_log[0].detail, "interstitial page detected ('just a moment')");
+    assert_eq!(
+        out.receipt.attempts_log[0].detail,
+        "interstitial page detected ('just a moment')"
+    );
 }
 
 #[tokio::test]
 async fn genuine_pages_are_usable_after_extraction() {
     let (server, names) = serve("genuine").await;
     assert!(names.len() >= 10);
-    let e = engine(&format!("[lookup]\nmin_chars = 1\n{}", http_providers(&["direct"])));
+    let e = engine(&format!(
+        "[lookup]\nmin_chars = 1\n{}",
+        http_providers(&["direct"])
+    ));
     let mut flagged = Vec::new();
     for name in &names {
-        let out = e.lookup(&ToolInput::for_url(format!("{}/{name}", server.uri()))).await;
+        let out = e
+            .lookup(&ToolInput::for_url(format!("{}/{name}", server.uri())))
+            .await;
         if !out.receipt.ok {
             flagged.push(format!("{name}: {}", out.receipt.attempts_log[0].detail));
         }
     }
-    assert!(flagged.is_empty(), "genuine pages judged unusable: {flagged:#?}");
+    assert!(
+        flagged.is_empty(),
+        "genuine pages judged unusable: {flagged:#?}"
+    );
 }
