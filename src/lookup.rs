@@ -80,10 +80,11 @@ pub fn window(text: &str, start: usize, max: usize) -> (&str, Option<usize>) {
 impl Engine {
     /// Build the ready providers. Fails only on operator errors (a proxy reqwest rejects).
     pub fn new(settings: Arc<Settings>) -> Result<Engine, String> {
+        let clients = Arc::new(crate::provider::Clients::new(&settings));
         let providers = settings
             .ready_providers()
             .map(|spec| {
-                Provider::build(spec, &settings)
+                Provider::build(spec, &settings, &clients)
                     .map_err(|e| format!("provider '{}': {e}", spec.name))
             })
             .collect::<Result<Vec<_>, _>>()?;

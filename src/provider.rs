@@ -28,14 +28,68 @@ pub struct Provider {
     how: How,
 }
 
+/// Which client a provider needs: providers that agree share one (and its pool).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct ClientKey {
+    proxy: Option<String>,
+    user_agent: Option<String>,
+    apply_domain_lists: bool,
+}
+
+/// HTTP clients, built on first use and shared by the providers that need the same one.
+/// Building one loads the system's TLS roots (milliseconds), so a lookup refused before
+/// any attempt, or a fallback provider never reached, costs none of it.
+#[derive(Debug)]
+pub struct Clients {
+    policy: Arc<NetworkPolicy>,
+    max_redirects: usize,
+    user_agent: String,
+    connect_timeout: Duration,
+    built: std::sync::Mutex<std::collections::HashMap<ClientKey, reqwest::Client>>,
+}
+
+impl Clients {
+    pub fn new(settings: &Settings) -> Clients {
+        Clients {
+            policy: Arc::new(settings.policy.clone()),
+            max_redirects: settings.config.network.max_redirects,
+            user_agent: settings.config.network.user_agent.clone(),
+            connect_timeout: settings.attempt_timeout(),
+            built: std::sync::Mutex::new(std::collections::HashMap::new()),
+        }
+    }
+
+    fn get(&self, key: &ClientKey) -> Result<reqwest::Client, String> {
+        let mut built = match self.built.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        if let Some(c) = built.get(key) {
+            return Ok(c.clone());
+        }
+        let client = net::build_client(ClientOptions {
+            policy: self.policy.clone(),
+            apply_domain_lists: key.apply_domain_lists,
+            max_redirects: self.max_redirects,
+            user_agent: key.user_agent.as_deref().unwrap_or(&self.user_agent),
+            proxy: key.proxy.as_deref(),
+            connect_timeout: self.connect_timeout,
+        })?;
+        built.insert(key.clone(), client.clone());
+        Ok(client)
+    }
+}
+
 #[derive(Debug)]
 enum How {
     Http {
-        client: reqwest::Client,
+        clients: Arc<Clients>,
+        key: ClientKey,
         headers: Vec<(String, String)>,
     },
     Template {
-        client: reqwest::Client,
+        clients: Arc<Clients>,
+        key: ClientKey,
         url: String,
         method: Method,
         headers: Vec<(String, String)>,
@@ -82,20 +136,17 @@ fn fill_json(v: &serde_json::Value, url: &str) -> serde_json::Value {
 }
 
 impl Provider {
-    /// Build a provider (and its HTTP client) from its spec.
-    pub fn build(spec: &ProviderSpec, settings: &Settings) -> Result<Provider, String> {
+    /// Build a provider from its spec; its HTTP client comes from `clients` on first use.
+    pub fn build(
+        spec: &ProviderSpec,
+        settings: &Settings,
+        clients: &Arc<Clients>,
+    ) -> Result<Provider, String> {
         let policy = Arc::new(settings.policy.clone());
-        let net = &settings.config.network;
-        let connect_timeout = settings.attempt_timeout();
-        let client = |proxy: Option<&str>, ua: Option<&str>, apply: bool| {
-            net::build_client(ClientOptions {
-                policy: policy.clone(),
-                apply_domain_lists: apply,
-                max_redirects: net.max_redirects,
-                user_agent: ua.unwrap_or(&net.user_agent),
-                proxy,
-                connect_timeout,
-            })
+        let key = |proxy: &Option<String>, ua: &Option<String>, apply: bool| ClientKey {
+            proxy: proxy.clone(),
+            user_agent: ua.clone(),
+            apply_domain_lists: apply,
         };
         let (how, response, content_pointer) = match &spec.detail {
             ProviderDetail::Http {
@@ -104,7 +155,8 @@ impl Provider {
                 user_agent,
             } => (
                 How::Http {
-                    client: client(proxy.as_deref(), user_agent.as_deref(), true)?,
+                    clients: clients.clone(),
+                    key: key(proxy, user_agent, true),
                     headers: headers.clone(),
                 },
                 ResponseKind::Text,
@@ -121,7 +173,8 @@ impl Provider {
                 user_agent,
             } => (
                 How::Template {
-                    client: client(proxy.as_deref(), user_agent.as_deref(), false)?,
+                    clients: clients.clone(),
+                    key: key(proxy, user_agent, false),
                     url: url.clone(),
                     method: *method,
                     headers: headers.clone(),
@@ -159,7 +212,12 @@ impl Provider {
         max_body: u64,
     ) -> Result<Fetched, Failure> {
         match &self.how {
-            How::Http { client, headers } => {
+            How::Http {
+                clients,
+                key,
+                headers,
+            } => {
+                let client = clients.get(key).map_err(Failure::transport)?;
                 let mut req = client.get(url);
                 for (k, v) in headers {
                     req = req.header(k.as_str(), v.as_str());
@@ -167,7 +225,8 @@ impl Provider {
                 net::send(req, deadline, budget, max_body).await
             }
             How::Template {
-                client,
+                clients,
+                key,
                 url: template,
                 method,
                 headers,
@@ -180,6 +239,7 @@ impl Provider {
                 if let Err(r) = policy.check_url(&parsed, false) {
                     return Err(Failure::transport(format!("blocked: {r}")));
                 }
+                let client = clients.get(key).map_err(Failure::transport)?;
                 let mut req = match method {
                     Method::Get => client.get(parsed),
                     Method::Post => client.post(parsed),
