@@ -20,6 +20,12 @@ batch=$(python3 -c "print($t1 - $t0)")
 ok=$(grep -c '"status":"success"' /tmp/vetch-batch.out || true)
 rss=$(measure $VETCH --allow-private batch --concurrency "$C" --per-host 4 "$URLS")
 
+# The same with extraction off: how much of the batch is extraction CPU.
+t0=$(now)
+$VETCH --allow-private batch --concurrency "$C" --per-host 4 --extract raw "$URLS" >/dev/null || true
+t1=$(now)
+raw=$(python3 -c "print($t1 - $t0)")
+
 t0=$(now)
 xargs -P "$C" -n 1 $VETCH --allow-private lookup --compact <"$URLS" >/dev/null 2>&1 || true
 t1=$(now)
@@ -30,12 +36,13 @@ xargs -P "$C" -n 1 curl -s -o /dev/null <"$URLS" || true
 t1=$(now)
 curls=$(python3 -c "print($t1 - $t0)")
 
-python3 - "$N" "$C" "$floor" "$batch" "$procs" "$curls" "$ok" <<'PY'
+python3 - "$N" "$C" "$floor" "$batch" "$procs" "$curls" "$ok" "$raw" <<'PY'
 import sys
-n, c, floor, batch, procs, curls, ok = sys.argv[1:]
-floor, batch, procs, curls = map(float, (floor, batch, procs, curls))
+n, c, floor, batch, procs, curls, ok, raw = sys.argv[1:]
+floor, batch, procs, curls, raw = map(float, (floor, batch, procs, curls, raw))
 print(f"{n} lookups at concurrency {c}; latency floor {floor*1000:.0f} ms; {ok} success")
 print(f"  vetch batch            {batch*1000:7.0f} ms  {batch/floor:5.2f}x floor")
+print(f"  vetch batch --extract raw {raw*1000:7.0f} ms  {raw/floor:5.2f}x floor")
 print(f"  vetch lookup x{n} (xargs -P {c}) {procs*1000:7.0f} ms  {procs/floor:5.2f}x floor  {procs/batch:5.1f}x batch")
 print(f"  curl x{n} (xargs -P {c})   {curls*1000:7.0f} ms  {curls/floor:5.2f}x floor  {curls/batch:5.1f}x batch")
 PY
