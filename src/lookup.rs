@@ -18,7 +18,6 @@ use crate::net::{Failure, Fetched};
 use crate::provider::Provider;
 use crate::receipt::{
     clip_chars, AttemptRecord, FailureReason, Outcome, Receipt, ToolResult, MAX_DETAIL_CHARS,
-    RECEIPT_SCHEMA,
 };
 use crate::redact::Redactor;
 use crate::settings::{LookupRequest, Settings};
@@ -134,25 +133,14 @@ impl Engine {
     fn invalid(&self, url: Option<&str>, why: &str, start: Instant, max_attempts: u32) -> Lookup {
         let r = self.redactor();
         let detail = clip_chars(&r.redact_text(why), 300);
-        let receipt = Receipt {
-            schema: RECEIPT_SCHEMA.into(),
-            ok: false,
-            url: url.map(|u| r.redact_url(u)).unwrap_or_default(),
-            attempts: 0,
+        let mut receipt = Receipt::start(
+            url.map(|u| r.redact_url(u)).unwrap_or_default(),
             max_attempts,
-            providers_available: self.providers.len() as u32,
-            provider_used: None,
-            fallback_used: false,
-            failure_reason: Some(FailureReason::InvalidInput),
-            content_chars: 0,
-            attempts_log: vec![],
-            failure_detail: Some(detail.clone()),
-            content_sha256: None,
-            next_start_index: None,
-            elapsed_ms: millis(start.elapsed()),
-            title: None,
-            truncated: false,
-        };
+            self.providers.len() as u32,
+        );
+        receipt.failure_reason = Some(FailureReason::InvalidInput);
+        receipt.failure_detail = Some(detail.clone());
+        receipt.elapsed_ms = millis(start.elapsed());
         Lookup {
             receipt,
             text: format!("invalid input: {detail}"),
@@ -266,25 +254,14 @@ impl Engine {
 
         let attempts = log.len() as u32;
         let r = &redactor;
-        let mut receipt = Receipt {
-            schema: RECEIPT_SCHEMA.into(),
-            ok: false,
-            url: r.redact_url(&req.url),
-            attempts,
-            max_attempts: req.max_attempts,
-            providers_available: self.providers.len() as u32,
-            provider_used: None,
-            fallback_used: attempts > 1,
-            failure_reason: None,
-            content_chars: 0,
-            attempts_log: log,
-            failure_detail: None,
-            content_sha256: None,
-            next_start_index: None,
-            elapsed_ms: 0,
-            title: None,
-            truncated: false,
-        };
+        let mut receipt = Receipt::start(
+            r.redact_url(&req.url),
+            req.max_attempts,
+            self.providers.len() as u32,
+        );
+        receipt.attempts = attempts;
+        receipt.fallback_used = attempts > 1;
+        receipt.attempts_log = log;
         let text = match found {
             Some((name, content)) => {
                 let total = content.text.chars().count();

@@ -296,29 +296,13 @@ pub async fn serve(engine: Arc<Engine>, printer: Printer) -> Result<(), String> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::receipt::{FailureReason, Receipt, RECEIPT_SCHEMA};
+    use crate::receipt::Receipt;
     use serde_json::json;
 
     fn receipt(ok: bool) -> Receipt {
-        Receipt {
-            schema: RECEIPT_SCHEMA.into(),
-            ok,
-            url: "https://example.com/".into(),
-            attempts: 1,
-            max_attempts: 3,
-            providers_available: 1,
-            provider_used: ok.then(|| "direct".into()),
-            fallback_used: false,
-            failure_reason: (!ok).then_some(FailureReason::AllProvidersFailed),
-            content_chars: 4,
-            attempts_log: vec![],
-            failure_detail: None,
-            content_sha256: None,
-            next_start_index: None,
-            elapsed_ms: 1,
-            title: None,
-            truncated: false,
-        }
+        let mut r = crate::receipt::sample_receipt(ok);
+        r.content_chars = 4;
+        r
     }
 
     fn texts(r: &CallToolResult) -> Vec<String> {

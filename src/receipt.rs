@@ -80,6 +80,32 @@ pub struct Receipt {
     pub truncated: bool,
 }
 
+impl Receipt {
+    /// A receipt that has obtained nothing yet: `ok` false, no attempts, every optional
+    /// value null. The lookup fills it in as it goes.
+    pub fn start(url: String, max_attempts: u32, providers_available: u32) -> Receipt {
+        Receipt {
+            schema: RECEIPT_SCHEMA.into(),
+            ok: false,
+            url,
+            attempts: 0,
+            max_attempts,
+            providers_available,
+            provider_used: None,
+            fallback_used: false,
+            failure_reason: None,
+            content_chars: 0,
+            attempts_log: vec![],
+            failure_detail: None,
+            content_sha256: None,
+            next_start_index: None,
+            elapsed_ms: 0,
+            title: None,
+            truncated: false,
+        }
+    }
+}
+
 /// `success` only when usable content is returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -157,30 +183,24 @@ pub fn clip_chars(s: &str, max: usize) -> String {
     out
 }
 
+/// A small receipt for unit tests elsewhere in the crate.
+#[cfg(test)]
+pub(crate) fn sample_receipt(ok: bool) -> Receipt {
+    let mut r = Receipt::start("https://example.com/".into(), 3, 1);
+    r.ok = ok;
+    r.attempts = 1;
+    r.provider_used = ok.then(|| "direct".into());
+    r.failure_reason = (!ok).then_some(FailureReason::AllProvidersFailed);
+    r.elapsed_ms = 1;
+    r
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn receipt(ok: bool) -> Receipt {
-        Receipt {
-            schema: RECEIPT_SCHEMA.into(),
-            ok,
-            url: "https://example.com/".into(),
-            attempts: 1,
-            max_attempts: 3,
-            providers_available: 1,
-            provider_used: ok.then(|| "direct".into()),
-            fallback_used: false,
-            failure_reason: (!ok).then_some(FailureReason::AllProvidersFailed),
-            content_chars: 0,
-            attempts_log: vec![],
-            failure_detail: None,
-            content_sha256: None,
-            next_start_index: None,
-            elapsed_ms: 1,
-            title: None,
-            truncated: false,
-        }
+        sample_receipt(ok)
     }
 
     #[test]
