@@ -313,6 +313,7 @@ impl Engine {
     ) -> Result<Content, Failure> {
         let job = Job {
             fetched,
+            via_template: p.kind == crate::config::ProviderKind::Template,
             json_pointer: match p.response {
                 crate::config::ResponseKind::Json => {
                     p.content_pointer.clone().or(Some(String::new()))
@@ -340,6 +341,8 @@ impl Engine {
 
 struct Job {
     fetched: Fetched,
+    /// The body came from a template endpoint, whose URL is not the page's.
+    via_template: bool,
     json_pointer: Option<String>,
     mode: ExtractMode,
     redactor: Arc<Redactor>,
@@ -413,7 +416,13 @@ impl Job {
                 }
             }
         };
-        let extracted = extract(&raw, kind, self.mode, Some(&self.url));
+        // Relative links resolve against where the page really came from. For a reader or
+        // a command that is the requested page, not the provider's endpoint.
+        let base = match (&self.json_pointer, &self.fetched.final_url) {
+            (None, Some(u)) if !self.via_template => u.as_str(),
+            _ => self.url.as_str(),
+        };
+        let extracted = extract(&raw, kind, self.mode, Some(base));
         let text = self.redactor.redact_text(&extracted.text);
         let title = extracted
             .title

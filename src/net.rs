@@ -23,6 +23,9 @@ use crate::receipt::Outcome;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fetched {
     pub http_status: Option<u16>,
+    /// Where the body came from after redirects (the base for relative links); None for
+    /// a command's output.
+    pub final_url: Option<String>,
     pub content_type: Option<String>,
     pub body: Vec<u8>,
     pub truncated: bool,
@@ -242,6 +245,7 @@ pub async fn send(
             detail,
         });
     }
+    let final_url = Some(resp.url().to_string());
     let content_type = resp
         .headers()
         .get(reqwest::header::CONTENT_TYPE)
@@ -292,6 +296,7 @@ pub async fn send(
     }
     Ok(Fetched {
         http_status: code,
+        final_url,
         content_type,
         body,
         truncated,

@@ -349,6 +349,7 @@ async fn run_command(
             }
             Ok(Fetched {
                 http_status: None,
+                final_url: None,
                 content_type: None,
                 body: out,
                 truncated,

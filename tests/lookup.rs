@@ -467,3 +467,26 @@ async fn pagination_windows_and_past_the_end() {
     );
     assert!(past.text.contains("1300 characters long"), "{}", past.text);
 }
+
+#[tokio::test]
+async fn relative_links_resolve_against_the_final_url() {
+    let server = MockServer::start().await;
+    Mock::given(path("/old"))
+        .respond_with(ResponseTemplate::new(301).insert_header("Location", "/new/page.html"))
+        .mount(&server)
+        .await;
+    let page = article("Moved").replace(
+        "</article>",
+        "<p>See <a href=\"other.html\">the other page</a> for more on this long topic.</p></article>",
+    );
+    Mock::given(path("/new/page.html"))
+        .respond_with(html(page))
+        .mount(&server)
+        .await;
+    let out = engine(&http_providers(&["direct"]))
+        .lookup(&input(&format!("{}/old", server.uri())))
+        .await;
+    assert!(out.receipt.ok, "{:?}", out.receipt);
+    let want = format!("[the other page]({}/new/other.html)", server.uri());
+    assert!(out.text.contains(&want), "{}", out.text);
+}
