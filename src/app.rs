@@ -114,8 +114,11 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<i32, Usage> {
             let printer = Printer::new(s.redactor.clone(), Layout::Compact);
             let engine = engine(s, &printer)?;
             let rt = runtime()?;
-            rt.block_on(crate::mcp::serve(Arc::new(engine), printer))
-                .map_err(Usage)?;
+            // A session the client ended badly (e.g. no `initialize` first) is the client's
+            // problem, not a usage error: say so on stderr and end as at end of stdin.
+            if let Err(e) = rt.block_on(crate::mcp::serve(Arc::new(engine), printer.clone())) {
+                printer.diag(&e);
+            }
             Ok(EXIT_SUCCESS)
         }
         Command::Providers { json } => {

@@ -147,7 +147,7 @@ async fn count_lines(path: &str) -> Option<u64> {
         match read_line(&mut r).await.ok()? {
             Line::Eof => return Some(n),
             Line::Text(t) => {
-                let t = t.trim();
+                let t = t.trim().trim_start_matches('\u{feff}').trim();
                 if !t.is_empty() && !t.starts_with('#') {
                     n += 1;
                 }
@@ -193,9 +193,14 @@ pub async fn run(
         let (mut ok, mut failed) = (0u64, 0u64);
         let mut closed = false;
         while let Some(handle) = rx.recv().await {
+            // One result per input line, always: a task that died still gets its line.
             let result = match handle.await {
                 Ok(r) => r,
-                Err(_) => continue,
+                Err(_) => ToolResult::new(
+                    crate::receipt::Receipt::start(String::new(), 0, 0).failed_internally(),
+                    "internal error: this lookup was aborted".into(),
+                    None,
+                ),
             };
             if result.is_success() {
                 ok += 1;
@@ -235,7 +240,8 @@ pub async fn run(
                 input: Err(InputError { message: why }),
             },
             Ok(Line::Text(t)) => {
-                let trimmed = t.trim();
+                // A byte-order mark (first line of a file saved by some editors) is not text.
+                let trimmed = t.trim().trim_start_matches('\u{feff}').trim();
                 if trimmed.is_empty() || trimmed.starts_with('#') {
                     continue;
                 }

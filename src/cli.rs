@@ -76,6 +76,24 @@ pub enum SchemaName {
     ToolInput,
 }
 
+/// A model-facing integer flag: any integer is accepted and later clamped, so one too large
+/// for 64 bits saturates instead of failing (DESIGN.md §3: clamped, never rejected).
+fn saturating_int(s: &str) -> Result<i64, String> {
+    let t = s.trim();
+    if let Ok(v) = t.parse::<i64>() {
+        return Ok(v);
+    }
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Ok(if t.starts_with('-') {
+            i64::MIN
+        } else {
+            i64::MAX
+        });
+    }
+    Err(format!("'{s}' is not an integer"))
+}
+
 /// Lookup options: the five model-facing fields, then the operator's.
 #[derive(Debug, Clone, Args)]
 pub struct LookupArgs {
@@ -85,16 +103,16 @@ pub struct LookupArgs {
     #[arg(long, value_name = "TEXT")]
     pub must_contain: Option<String>,
     /// Minimum characters of usable content (clamped to 1..=1000000)
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = saturating_int)]
     pub min_chars: Option<i64>,
     /// Attempt budget (clamped to 1..=max_attempt_ceiling)
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = saturating_int)]
     pub max_attempts: Option<i64>,
     /// First character of the window to return
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = saturating_int)]
     pub start_index: Option<i64>,
     /// Window size in characters (clamped to 1..=max_chars_ceiling)
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = saturating_int)]
     pub max_chars: Option<i64>,
     /// How to turn the page into text
     #[arg(long, value_enum, value_name = "MODE")]
@@ -229,6 +247,26 @@ mod tests {
         assert_eq!(l.max_attempts, Some(-1));
         assert_eq!(l.providers, ["a", "b"]);
         assert_eq!(l.output, OutputFormat::Text);
+    }
+
+    #[test]
+    fn huge_numbers_saturate() {
+        let c = Cli::try_parse_from([
+            "vetch",
+            "lookup",
+            "u",
+            "--max-chars",
+            "99999999999999999999999",
+            "--start-index",
+            "-99999999999999999999",
+        ])
+        .unwrap();
+        let Command::Lookup(l) = c.command else {
+            panic!()
+        };
+        assert_eq!(l.max_chars, Some(i64::MAX));
+        assert_eq!(l.start_index, Some(i64::MIN));
+        assert!(Cli::try_parse_from(["vetch", "lookup", "u", "--max-chars", "2.5"]).is_err());
     }
 
     #[test]

@@ -332,6 +332,28 @@ pub fn load_file(path: &Path) -> Result<Config, ConfigError> {
     })
 }
 
+/// The line where `section.key` is set, found by reading the text: the key's line inside
+/// its `[section]` table. None when it is not written (a default) or cannot be found.
+fn key_line(text: &str, dotted: &str) -> Option<usize> {
+    let (section, key) = dotted.split_once('.')?;
+    let mut in_section = false;
+    for (i, line) in text.lines().enumerate() {
+        let l = line.trim();
+        if l.starts_with('[') {
+            in_section = l.trim_start_matches('[').trim_end_matches(']').trim() == section;
+            continue;
+        }
+        if in_section {
+            if let Some((k, _)) = l.split_once('=') {
+                if k.trim() == key {
+                    return Some(i + 1);
+                }
+            }
+        }
+    }
+    None
+}
+
 fn line_of(text: &str, offset: usize) -> usize {
     let end = offset.min(text.len());
     text.as_bytes()[..end]
@@ -363,10 +385,11 @@ pub fn parse(
         err(line, None, e.message().trim().replace('\n', " "))
     })?;
 
-    validate_lookup(&file.lookup).map_err(|(key, msg)| err(None, Some(key), msg))?;
+    validate_lookup(&file.lookup)
+        .map_err(|(key, msg)| err(key_line(text, &key), Some(key), msg))?;
     if file.network.max_redirects > 100 {
         return Err(err(
-            None,
+            key_line(text, "network.max_redirects"),
             Some("network.max_redirects".into()),
             format!("{} is above the limit of 100", file.network.max_redirects),
         ));
@@ -861,6 +884,15 @@ mod tests {
         let e = parse_str(t).unwrap_err();
         assert!(e.message.contains("duplicate"), "{e}");
         assert_eq!(e.line, Some(4));
+    }
+
+    #[test]
+    fn range_errors_name_their_line() {
+        let e = parse_str("# comment\n[lookup]\nmax_chars = 10\nmin_chars = 0\n").unwrap_err();
+        assert_eq!(e.line, Some(4));
+        assert_eq!(e.key.as_deref(), Some("lookup.min_chars"));
+        let e = parse_str("[network]\nmax_redirects = 500\n").unwrap_err();
+        assert_eq!(e.line, Some(2));
     }
 
     #[test]

@@ -218,8 +218,20 @@ impl Engine {
                 .await
             {
                 Ok(fetched) => {
-                    self.process(p, fetched, &req, &fetch_url, redactor.clone())
-                        .await
+                    // Processing is bounded by the same deadline as the fetch.
+                    let status = fetched.http_status;
+                    let work = self.process(p, fetched, &req, &fetch_url, redactor.clone());
+                    match tokio::time::timeout_at(attempt_deadline, work).await {
+                        Ok(r) => r,
+                        Err(_) => Err(Failure {
+                            outcome: Outcome::TransportError,
+                            http_status: status,
+                            detail: format!(
+                                "timed out after {:.1}s while processing the body",
+                                allowed.as_secs_f64()
+                            ),
+                        }),
+                    }
                 }
                 Err(f) => Err(f),
             };

@@ -62,6 +62,14 @@ pub enum RedirectError {
     Refused(Refusal),
 }
 
+/// A redirect not followed, with the status line of the response that asked for it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{error}")]
+pub struct RedirectFailure {
+    pub status: u16,
+    pub error: RedirectError,
+}
+
 /// Resolves names with the system resolver and keeps only the addresses the policy allows.
 #[derive(Debug, Clone)]
 pub struct GuardedResolver {
@@ -113,18 +121,31 @@ pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, String> {
     let max = o.max_redirects;
     let apply = o.apply_domain_lists;
     let redirect_policy = redirect::Policy::custom(move |attempt| {
+        let status = attempt.status().as_u16();
         if attempt.previous().len() > max {
-            return attempt.error(RedirectError::TooMany(max));
+            return attempt.error(RedirectFailure {
+                status,
+                error: RedirectError::TooMany(max),
+            });
         }
         let scheme = attempt.url().scheme().to_string();
         if scheme != "http" && scheme != "https" {
-            return attempt.error(RedirectError::Scheme(scheme));
+            return attempt.error(RedirectFailure {
+                status,
+                error: RedirectError::Scheme(scheme),
+            });
         }
         if attempt.previous().iter().any(|u| u == attempt.url()) {
-            return attempt.error(RedirectError::Loop);
+            return attempt.error(RedirectFailure {
+                status,
+                error: RedirectError::Loop,
+            });
         }
         if let Err(r) = policy.check_url(attempt.url(), apply) {
-            return attempt.error(RedirectError::Refused(r));
+            return attempt.error(RedirectFailure {
+                status,
+                error: RedirectError::Refused(r),
+            });
         }
         attempt.follow()
     });
@@ -144,17 +165,18 @@ pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, String> {
         .map_err(|e| format!("cannot build HTTP client: {e}"))
 }
 
-/// Describe a reqwest error in one short line, naming guard refusals as `blocked: ...`.
+/// Describe a reqwest error in one short line, naming guard refusals as `blocked: ...`,
+/// with the status line received when there was one (a redirect that was not followed).
 /// Only the innermost causes are quoted: reqwest's own message carries the URL.
-pub fn describe_error(e: &reqwest::Error) -> String {
+pub fn describe_error(e: &reqwest::Error) -> (String, Option<u16>) {
     let mut cur: Option<&(dyn StdError + 'static)> = Some(e);
     let mut last = String::new();
     while let Some(err) = cur {
         if let Some(r) = err.downcast_ref::<Refusal>() {
-            return format!("blocked: {r}");
+            return (format!("blocked: {r}"), None);
         }
-        if let Some(r) = err.downcast_ref::<RedirectError>() {
-            return r.to_string();
+        if let Some(r) = err.downcast_ref::<RedirectFailure>() {
+            return (r.error.to_string(), Some(r.status));
         }
         if !std::ptr::addr_eq(err, e as &(dyn StdError + 'static)) {
             last = err.to_string();
@@ -172,11 +194,12 @@ pub fn describe_error(e: &reqwest::Error) -> String {
     } else {
         "request error"
     };
-    if last.is_empty() {
+    let text = if last.is_empty() {
         kind.to_string()
     } else {
         format!("{kind}: {last}")
-    }
+    };
+    (text, e.status().map(|s| s.as_u16()))
 }
 
 fn secs(d: Duration) -> String {
@@ -203,7 +226,14 @@ pub async fn send(
                 secs(budget)
             )))
         }
-        Ok(Err(e)) => return Err(Failure::transport(describe_error(&e))),
+        Ok(Err(e)) => {
+            let (detail, http_status) = describe_error(&e);
+            return Err(Failure {
+                outcome: Outcome::TransportError,
+                http_status,
+                detail,
+            });
+        }
         Ok(Ok(r)) => r,
     };
     let status = resp.status();
@@ -216,9 +246,11 @@ pub async fn send(
             .and_then(|v| v.to_str().ok())
             .and_then(|l| resp.url().join(l).ok());
         if let Some(t) = target.filter(|t| !matches!(t.scheme(), "http" | "https")) {
-            return Err(Failure::transport(
-                RedirectError::Scheme(t.scheme().to_string()).to_string(),
-            ));
+            return Err(Failure {
+                outcome: Outcome::TransportError,
+                http_status: Some(status.as_u16()),
+                detail: RedirectError::Scheme(t.scheme().to_string()).to_string(),
+            });
         }
     }
     if !status.is_success() {
@@ -271,7 +303,11 @@ pub async fn send(
                 return Err(Failure {
                     outcome: Outcome::TransportError,
                     http_status: code,
-                    detail: format!("{} after {} bytes of body", describe_error(&e), body.len()),
+                    detail: format!(
+                        "{} after {} bytes of body",
+                        describe_error(&e).0,
+                        body.len()
+                    ),
                 })
             }
             Ok(Ok(None)) => break,
@@ -351,7 +387,7 @@ mod tests {
         })
         .unwrap();
         let err = client.get("http://localhost:9/").send().await.unwrap_err();
-        let d = describe_error(&err);
+        let (d, _) = describe_error(&err);
         assert_eq!(d, "blocked: local host name localhost");
     }
 }

@@ -81,6 +81,14 @@ pub struct Receipt {
 }
 
 impl Receipt {
+    /// Mark a receipt for a lookup that could not complete (a bug, never a caller's or a
+    /// server's doing): no usable content, all providers failed.
+    pub fn failed_internally(mut self) -> Receipt {
+        self.ok = false;
+        self.failure_reason = Some(FailureReason::AllProvidersFailed);
+        self
+    }
+
     /// A receipt that has obtained nothing yet: `ok` false, no attempts, every optional
     /// value null. The lookup fills it in as it goes.
     pub fn start(url: String, max_attempts: u32, providers_available: u32) -> Receipt {

@@ -135,19 +135,20 @@ impl Redactor {
             if let Some(p) = u.password() {
                 r.add_secret(&percent_decode(p));
             }
-            let mut pairs: Vec<(String, String)> = u
-                .query_pairs()
-                .map(|(k, v)| (k.into_owned(), v.into_owned()))
-                .collect();
-            if let Some(f) = u.fragment() {
-                pairs.extend(
-                    url::form_urlencoded::parse(f.as_bytes())
-                        .map(|(k, v)| (k.into_owned(), v.into_owned())),
-                );
-            }
-            for (k, v) in pairs {
-                if url_param_sensitive(&k, &Norm::new(&k)) {
-                    r.add_secret(&v);
+            // Each value is registered as written, percent-decoded, and form-decoded (`+`
+            // as a space): a provider may echo any of them, in any encoding.
+            for part in [u.query(), u.fragment()].into_iter().flatten() {
+                for pair in part.split(['&', ';']) {
+                    let Some((k, v)) = pair.split_once('=') else {
+                        continue;
+                    };
+                    let name = percent_decode(k);
+                    if !url_param_sensitive(&name, &Norm::new(&name)) {
+                        continue;
+                    }
+                    r.add_secret(v);
+                    r.add_secret(&percent_decode_keep_plus(v));
+                    r.add_secret(&percent_decode(v));
                 }
             }
         }
@@ -1570,6 +1571,11 @@ fn nested_url_has_secret(val: &str) -> bool {
     !nested.is_empty()
 }
 
+/// Percent-decode without the form rule that turns `+` into a space.
+fn percent_decode_keep_plus(s: &str) -> String {
+    percent_decode(&s.replace('+', "%2B"))
+}
+
 fn percent_decode(s: &str) -> String {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
@@ -1625,6 +1631,10 @@ fn encodings(v: &str) -> Vec<String> {
     fn path(b: u8) -> bool {
         query(b) || matches!(b, b'?' | b'^' | b'`' | b'{' | b'}')
     }
+    // The url crate's path set, which leaves `^` (and `|`) as they are.
+    fn url_crate_path(b: u8) -> bool {
+        query(b) || matches!(b, b'?' | b'`' | b'{' | b'}')
+    }
     fn userinfo(b: u8) -> bool {
         path(b)
             || matches!(
@@ -1667,11 +1677,12 @@ fn encodings(v: &str) -> Vec<String> {
         s
     }
     let mut out: Vec<String> = vec![v.to_string()];
-    let sets: [fn(u8) -> bool; 7] = [
+    let sets: [fn(u8) -> bool; 8] = [
         fragment,
         query,
         special_query,
         path,
+        url_crate_path,
         userinfo,
         component,
         strict,

@@ -288,3 +288,37 @@ async fn providers_never_leaks() {
         }
     }
 }
+
+/// Regression: a token with `+` in the requested URL came back through `{url_encoded}`
+/// (form decoding had registered it with a space instead of the `+`).
+#[tokio::test]
+async fn url_token_with_plus_is_scrubbed_through_url_encoded() {
+    let cfg = config_file(
+        "[[providers]]\nname = \"echo\"\nkind = \"command\"\nargv = [\"sh\", \"-c\", \"printf 'Echo of %s with enough words to be judged usable content.' \\\"$0\\\"\", \"{url_encoded}\"]\n",
+    );
+    let out = vetch()
+        .args([
+            "lookup",
+            "-o",
+            "text",
+            "https://example.com/?token=Zq9x+Wv7Kp/Lm3Tn&page=2",
+            "--config",
+        ])
+        .arg(cfg.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("Echo of "), "{text}");
+    for core in ["Zq9x", "Wv7Kp", "Lm3Tn"] {
+        assert!(!text.contains(core), "{core} leaked: {text}");
+    }
+    assert!(
+        text.contains("page%3D2"),
+        "the rest of the URL survives: {text}"
+    );
+}

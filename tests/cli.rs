@@ -558,3 +558,20 @@ async fn batch_ctrl_c_flushes_what_is_done_and_exits_130() {
     assert_eq!(code.code(), Some(130));
     drop(stdin);
 }
+
+#[tokio::test]
+async fn batch_ignores_a_byte_order_mark() {
+    let server = site().await;
+    let cfg = config_file(&http_providers(&["direct"]));
+    let out = vetch()
+        .args(["batch", "--config"])
+        .arg(cfg.path())
+        .write_stdin(format!(
+            "\u{feff}# a comment after a BOM\n{}/good\n",
+            server.uri()
+        ))
+        .assert()
+        .code(0);
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+}

@@ -280,7 +280,7 @@ async fn f09_redirect_loop() {
         let _ = s.write_all(b"HTTP/1.1 302 Found\r\nLocation: /loop\r\nContent-Length: 0\r\n\r\n");
     });
     let (out, _) = run(&direct(), &format!("http://{addr}/loop")).await;
-    expect(&out, Outcome::TransportError, None, "redirect loop");
+    expect(&out, Outcome::TransportError, Some(302), "redirect loop");
 }
 
 #[tokio::test]
@@ -308,7 +308,12 @@ async fn f10_too_many_redirects() {
         &[],
     );
     let (out, _) = run(&e, &format!("http://{addr}/r0")).await;
-    expect(&out, Outcome::TransportError, None, "too many redirects");
+    expect(
+        &out,
+        Outcome::TransportError,
+        Some(302),
+        "too many redirects",
+    );
 }
 
 #[tokio::test]
@@ -339,7 +344,7 @@ async fn f11_redirect_to_loopback_is_blocked() {
     expect(
         &out,
         Outcome::TransportError,
-        None,
+        Some(302),
         "blocked: redirect to loopback address 127.0.0.1",
     );
     assert!(!out.text.contains("secret internal data"));
@@ -355,7 +360,7 @@ async fn f12_redirect_to_metadata_is_blocked_even_with_allow_private() {
     expect(
         &out,
         Outcome::TransportError,
-        None,
+        Some(301),
         "blocked: redirect to cloud metadata address 169.254.169.254",
     );
 }
@@ -369,7 +374,7 @@ async fn f13_redirect_to_file_scheme() {
         );
     });
     let (out, _) = run(&direct(), &format!("http://{addr}/")).await;
-    expect(&out, Outcome::TransportError, None, "");
+    expect(&out, Outcome::TransportError, Some(301), "");
     assert!(!out.text.contains("root:"));
 }
 
@@ -523,7 +528,7 @@ async fn f22_redirect_to_a_blocked_domain() {
     expect(
         &out,
         Outcome::TransportError,
-        None,
+        Some(302),
         "blocked: redirect to host tracker.evil.example is in blocked_domains",
     );
 }
