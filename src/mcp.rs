@@ -48,6 +48,102 @@ struct Server {
     engine: Arc<Engine>,
     printer: Printer,
     tool: Tool,
+    in_flight: Arc<InFlight>,
+}
+
+/// Tool calls still running. At the end of stdin rmcp gives running calls only a few
+/// seconds before cancelling them, less than a lookup's deadline; so the reader holds
+/// back the end of stdin until they are done (bounded by the lookup deadline).
+#[derive(Default)]
+struct InFlight {
+    count: std::sync::atomic::AtomicUsize,
+    idle: tokio::sync::Notify,
+}
+
+/// Counts one call for as long as it lives.
+struct CallGuard(Arc<InFlight>);
+
+impl CallGuard {
+    fn new(f: &Arc<InFlight>) -> CallGuard {
+        f.count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        CallGuard(f.clone())
+    }
+}
+
+impl Drop for CallGuard {
+    fn drop(&mut self) {
+        if self
+            .0
+            .count
+            .fetch_sub(1, std::sync::atomic::Ordering::SeqCst)
+            == 1
+        {
+            self.0.idle.notify_waiters();
+        }
+    }
+}
+
+impl InFlight {
+    async fn wait_idle(self: Arc<Self>, limit: std::time::Duration) {
+        // Let calls that were just dispatched start (and count themselves) first.
+        for _ in 0..8 {
+            tokio::task::yield_now().await;
+        }
+        let _ = tokio::time::timeout(limit, async {
+            loop {
+                let notified = self.idle.notified();
+                if self.count.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+                    return;
+                }
+                notified.await;
+            }
+        })
+        .await;
+    }
+}
+
+/// Stdin that reports its end only once no tool call is running (see [`InFlight`]).
+struct DrainingReader<R> {
+    inner: R,
+    in_flight: Arc<InFlight>,
+    limit: std::time::Duration,
+    waiting: Option<std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>>,
+}
+
+impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for DrainingReader<R> {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        use std::task::Poll;
+        let this = self.get_mut();
+        if let Some(w) = this.waiting.as_mut() {
+            return match w.as_mut().poll(cx) {
+                Poll::Ready(()) => {
+                    this.waiting = None;
+                    Poll::Ready(Ok(()))
+                }
+                Poll::Pending => Poll::Pending,
+            };
+        }
+        let before = buf.filled().len();
+        match std::pin::Pin::new(&mut this.inner).poll_read(cx, buf) {
+            Poll::Ready(Ok(())) if buf.filled().len() == before => {
+                let idle = this.in_flight.clone().wait_idle(this.limit);
+                let mut w: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> =
+                    Box::pin(idle);
+                match w.as_mut().poll(cx) {
+                    Poll::Ready(()) => Poll::Ready(Ok(())),
+                    Poll::Pending => {
+                        this.waiting = Some(w);
+                        Poll::Pending
+                    }
+                }
+            }
+            other => other,
+        }
+    }
 }
 
 /// A JSON value as a JSON object; anything else (which the embedded schemas never are)
@@ -141,6 +237,7 @@ impl Server {
         arguments: Option<&Value>,
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
+        let _running = CallGuard::new(&self.in_flight);
         let name = match name {
             Some(n) => n,
             None => {
@@ -243,10 +340,13 @@ impl ServerHandler for Server {
 /// Serve MCP on stdin/stdout until the client closes stdin.
 pub async fn serve(engine: Arc<Engine>, printer: Printer) -> Result<(), String> {
     let verbose = engine.settings().verbose;
+    let limit = engine.settings().deadline() + std::time::Duration::from_secs(5);
+    let in_flight = Arc::new(InFlight::default());
     let server = Server {
         engine,
         printer: printer.clone(),
         tool: tool(),
+        in_flight: in_flight.clone(),
     };
     if verbose {
         printer.diag(&format!(
@@ -257,7 +357,14 @@ pub async fn serve(engine: Arc<Engine>, printer: Printer) -> Result<(), String> 
     }
     // Non-blocking pipes when launched by a client (no blocking stdin reader left behind at
     // exit); plain stdio handles on a terminal.
-    let running = match server.serve(rmcp::transport::stdio_pipes()).await {
+    let (reader, writer) = rmcp::transport::stdio_pipes();
+    let reader = DrainingReader {
+        inner: reader,
+        in_flight,
+        limit,
+        waiting: None,
+    };
+    let running = match server.serve((reader, writer)).await {
         Ok(r) => r,
         // Stdin ended before (or during) the handshake: nothing to serve, not an error.
         Err(ServerInitializeError::ConnectionClosed(_)) => {

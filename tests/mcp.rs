@@ -518,3 +518,30 @@ fn mcp_exits_zero_when_stdin_ends_before_initialize() {
     assert_eq!(status.code(), Some(0), "stderr: {stderr}");
     assert!(lines.is_empty(), "{lines:#?}");
 }
+
+/// Regression: a call still running when stdin closes used to be cancelled by rmcp's short
+/// drain at end of input; a scripted `... | vetch mcp` lost its slow answers.
+#[test]
+fn mcp_answers_a_slow_call_after_stdin_closes() {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let server = rt.block_on(MockServer::start());
+    rt.block_on(async {
+        Mock::given(method("GET"))
+            .and(path("/slow"))
+            .respond_with(html(ARTICLE).set_delay(Duration::from_secs(7)))
+            .mount(&server)
+            .await;
+    });
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = Session::start(&direct_config(&dir));
+    s.initialize();
+    s.call(2, json!({"url": format!("{}/slow", server.uri())}));
+    let (status, lines, stderr) = s.finish();
+    assert_eq!(status.code(), Some(0), "stderr: {stderr}");
+    let answer = lines
+        .iter()
+        .map(|l| serde_json::from_str::<Value>(l).expect("json"))
+        .find(|v| v["id"] == 2)
+        .unwrap_or_else(|| panic!("no answer to the slow call: {lines:#?}"));
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+}
