@@ -54,18 +54,18 @@ fn settings(
 }
 
 /// Build the engine, wiring `-v` diagnostics to the printer.
-fn engine(settings: Settings, printer: &Printer) -> Result<Engine, Usage> {
+fn engine(settings: Settings, printer: &Printer) -> Engine {
     let verbose = settings.verbose;
     if verbose {
         printer.diag(&format!("config: {}", settings.config.source));
     }
-    let engine = Engine::new(Arc::new(settings)).map_err(Usage)?;
-    Ok(if verbose {
+    let engine = Engine::new(Arc::new(settings));
+    if verbose {
         let p = printer.clone();
         engine.with_diag(Arc::new(move |m: &str| p.diag(m)))
     } else {
         engine
-    })
+    }
 }
 
 /// Run the command line; returns the process exit code.
@@ -97,7 +97,7 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<i32, Usage> {
         } => {
             let s = settings(&g, &providers, extract)?;
             let printer = Printer::new(s.redactor.clone(), Layout::Compact);
-            let engine = engine(s, &printer)?;
+            let engine = engine(s, &printer);
             let rt = runtime()?;
             let opts = crate::batch::BatchOptions {
                 concurrency: concurrency as usize,
@@ -112,7 +112,7 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<i32, Usage> {
         Command::Mcp => {
             let s = settings(&g, &[], None)?;
             let printer = Printer::new(s.redactor.clone(), Layout::Compact);
-            let engine = engine(s, &printer)?;
+            let engine = engine(s, &printer);
             let rt = runtime()?;
             // A session the client ended badly (e.g. no `initialize` first) is the client's
             // problem, not a usage error: say so on stderr and end as at end of stdin.
@@ -156,7 +156,7 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<i32, Usage> {
 fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<i32, Usage> {
     let s = settings(g, &a.providers, a.extract)?;
     let printer = Printer::new(s.redactor.clone(), layout);
-    let engine = engine(s, &printer)?;
+    let engine = engine(s, &printer);
     let input = ToolInput {
         url: a.url,
         must_contain: a.must_contain.filter(|m| !m.is_empty()),
@@ -186,7 +186,7 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<i32, Usage> {
 fn tool(g: &GlobalArgs, layout: Layout) -> Result<i32, Usage> {
     let s = settings(g, &[], None)?;
     let printer = Printer::new(s.redactor.clone(), layout);
-    let engine = engine(s, &printer)?;
+    let engine = engine(s, &printer);
     let mut buf = Vec::new();
     let read = std::io::stdin()
         .lock()

@@ -45,7 +45,8 @@ fn err(message: impl Into<String>) -> InputError {
     }
 }
 
-fn type_name(v: &Value) -> &'static str {
+/// How a JSON value's type reads in an error message ("an integer", "a string", ...).
+pub(crate) fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

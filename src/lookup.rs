@@ -77,21 +77,18 @@ pub fn window(text: &str, start: usize, max: usize) -> (&str, Option<usize>) {
 }
 
 impl Engine {
-    /// Build the ready providers. Fails only on operator errors (a proxy reqwest rejects).
-    pub fn new(settings: Arc<Settings>) -> Result<Engine, String> {
+    /// Set up the ready providers. Their HTTP clients are built on first use.
+    pub fn new(settings: Arc<Settings>) -> Engine {
         let clients = Arc::new(crate::provider::Clients::new(&settings));
         let providers = settings
             .ready_providers()
-            .map(|spec| {
-                Provider::build(spec, &settings, &clients)
-                    .map_err(|e| format!("provider '{}': {e}", spec.name))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Engine {
+            .map(|spec| Provider::build(spec, &clients))
+            .collect();
+        Engine {
             settings,
             providers,
             diag: None,
-        })
+        }
     }
 
     pub fn with_diag(mut self, diag: Diag) -> Engine {
@@ -363,17 +360,6 @@ struct Job {
     url: String,
 }
 
-fn json_type(v: &serde_json::Value) -> &'static str {
-    match v {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
-    }
-}
-
 impl Job {
     fn run(self) -> Result<Content, Failure> {
         let status = self.fetched.http_status;
@@ -422,7 +408,10 @@ impl Job {
                     Some(other) => {
                         return Err(fail(
                             Outcome::MalformedResponse,
-                            format!("JSON pointer '{ptr}' is {}, not a string", json_type(other)),
+                            format!(
+                                "JSON pointer '{ptr}' is {}, not a string",
+                                crate::input::type_name(other)
+                            ),
                         ))
                     }
                 }

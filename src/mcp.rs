@@ -215,7 +215,8 @@ pub fn call_tool_result(
     let structured = serde_json::to_value(receipt).map_err(|e| {
         ErrorData::internal_error(format!("cannot serialize the receipt: {e}"), None)
     })?;
-    let structured = crate::output::redact_value(redactor, structured);
+    let mut structured = structured;
+    redactor.redact_json_value(&mut structured);
     // Both constructors put `structured` as compact JSON text in content[0].
     let mut out = if result.is_success() {
         CallToolResult::structured(structured)

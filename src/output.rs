@@ -40,21 +40,6 @@ pub struct Printer {
     stdout: Arc<Mutex<io::Stdout>>,
 }
 
-/// Redact every string in a JSON value, keys included.
-pub fn redact_value(r: &Redactor, v: serde_json::Value) -> serde_json::Value {
-    use serde_json::Value;
-    match v {
-        Value::String(s) => Value::String(r.redact_text(&s)),
-        Value::Array(a) => Value::Array(a.into_iter().map(|x| redact_value(r, x)).collect()),
-        Value::Object(o) => Value::Object(
-            o.into_iter()
-                .map(|(k, x)| (r.redact_text(&k), redact_value(r, x)))
-                .collect(),
-        ),
-        other => other,
-    }
-}
-
 /// Stdout was closed by the reader; stop writing.
 #[derive(Debug)]
 pub struct Closed;
@@ -77,7 +62,10 @@ impl Printer {
     /// cut a JSON escape sequence in half.
     pub fn json_string<T: Serialize>(&self, value: &T, layout: Layout) -> String {
         let v = match serde_json::to_value(value) {
-            Ok(v) => redact_value(&self.redactor, v),
+            Ok(mut v) => {
+                self.redactor.redact_json_value(&mut v);
+                v
+            }
             Err(e) => serde_json::json!({"error": format!("serialization failed: {e}")}),
         };
         match layout {

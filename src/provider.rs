@@ -94,7 +94,6 @@ enum How {
         method: Method,
         headers: Vec<(String, String)>,
         body: Option<serde_json::Value>,
-        policy: Arc<NetworkPolicy>,
     },
     Command {
         argv: Vec<String>,
@@ -137,12 +136,7 @@ fn fill_json(v: &serde_json::Value, url: &str) -> serde_json::Value {
 
 impl Provider {
     /// Build a provider from its spec; its HTTP client comes from `clients` on first use.
-    pub fn build(
-        spec: &ProviderSpec,
-        settings: &Settings,
-        clients: &Arc<Clients>,
-    ) -> Result<Provider, String> {
-        let policy = Arc::new(settings.policy.clone());
+    pub fn build(spec: &ProviderSpec, clients: &Arc<Clients>) -> Provider {
         let key = |proxy: &Option<String>, ua: &Option<String>, apply: bool| ClientKey {
             proxy: proxy.clone(),
             user_agent: ua.clone(),
@@ -179,7 +173,6 @@ impl Provider {
                     method: *method,
                     headers: headers.clone(),
                     body: body.clone(),
-                    policy: policy.clone(),
                 },
                 *response,
                 content_pointer.clone(),
@@ -194,13 +187,13 @@ impl Provider {
                 content_pointer.clone(),
             ),
         };
-        Ok(Provider {
+        Provider {
             name: spec.name.clone(),
             kind: spec.kind,
             response,
             content_pointer,
             how,
-        })
+        }
     }
 
     /// Fetch `url` before `deadline`, reading at most `max_body` bytes.
@@ -231,12 +224,11 @@ impl Provider {
                 method,
                 headers,
                 body,
-                policy,
             } => {
                 let endpoint = fill(template, url);
                 let parsed = url::Url::parse(&endpoint)
                     .map_err(|e| Failure::transport(format!("template URL does not parse: {e}")))?;
-                if let Err(r) = policy.check_url(&parsed, false) {
+                if let Err(r) = clients.policy.check_url(&parsed, false) {
                     return Err(Failure::transport(format!("blocked: {r}")));
                 }
                 let client = clients.get(key).map_err(Failure::transport)?;

@@ -64,7 +64,7 @@ pub fn engine_exact(text: &str, env: &[(&str, &str)]) -> Engine {
     let config = vetch::config::parse(text, vetch::config::ConfigSource::BuiltIn, &lookup)
         .expect("test config parses");
     let settings = Settings::new(config, Overrides::default()).expect("settings");
-    Engine::new(Arc::new(settings)).expect("engine")
+    Engine::new(Arc::new(settings))
 }
 
 pub fn engine(body: &str) -> Engine {
