@@ -157,7 +157,7 @@ async fn f01_connection_refused() {
 async fn f02_reset_mid_headers() {
     let addr = serve(|mut s| {
         read_head(&mut s);
-        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Ty");
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Ty");
         reset(s);
     });
     let (out, _) = run(&direct(), &format!("http://{addr}/")).await;
@@ -168,7 +168,7 @@ async fn f02_reset_mid_headers() {
 async fn f03_reset_mid_body() {
     let addr = serve(|mut s| {
         read_head(&mut s);
-        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 100000\r\n\r\n<html><body>partial");
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/html\r\nContent-Length: 100000\r\n\r\n<html><body>partial");
         let _ = s.flush();
         reset(s);
     });
@@ -188,7 +188,7 @@ async fn f05_headers_then_silence() {
     let addr = serve(|mut s| {
         read_head(&mut s);
         let _ = s.write_all(
-            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5000\r\n\r\n",
+            b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/html\r\nContent-Length: 5000\r\n\r\n",
         );
         wait_for_close(&mut s);
     });
@@ -200,7 +200,7 @@ async fn f05_headers_then_silence() {
 async fn f06_one_byte_at_a_time_forever() {
     let addr = serve(|mut s| {
         read_head(&mut s);
-        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n");
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n");
         // Trickle until the client gives up (bounded by its timeout).
         for _ in 0..200 {
             if s.write_all(b"a").and_then(|_| s.flush()).is_err() {
@@ -218,7 +218,7 @@ async fn f07_huge_body_is_cut_at_the_cap() {
     let addr = serve(|mut s| {
         read_head(&mut s);
         let _ = s.write_all(
-            b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 209715200\r\n\r\n",
+            b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: 209715200\r\n\r\n",
         );
         let chunk = vec![b'x'; 64 * 1024];
         for _ in 0..3200 {
@@ -254,7 +254,7 @@ async fn f08_gzip_bomb_costs_at_most_the_cap() {
         read_head(&mut s);
         let bomb = BOMB.get().expect("bomb built");
         let head = format!(
-            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: gzip\r\nContent-Length: {}\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Encoding: gzip\r\nContent-Length: {}\r\n\r\n",
             bomb.len()
         );
         let _ = s.write_all(head.as_bytes());
@@ -277,7 +277,7 @@ async fn f08_gzip_bomb_costs_at_most_the_cap() {
 async fn f09_redirect_loop() {
     let addr = serve(|mut s| {
         read_head(&mut s);
-        let _ = s.write_all(b"HTTP/1.1 302 Found\r\nLocation: /loop\r\nContent-Length: 0\r\n\r\n");
+        let _ = s.write_all(b"HTTP/1.1 302 Found\r\nConnection: close\r\nLocation: /loop\r\nContent-Length: 0\r\n\r\n");
     });
     let (out, _) = run(&direct(), &format!("http://{addr}/loop")).await;
     expect(&out, Outcome::TransportError, Some(302), "redirect loop");
@@ -294,7 +294,7 @@ async fn f10_too_many_redirects() {
             .unwrap_or(0);
         let _ = s.write_all(
             format!(
-                "HTTP/1.1 302 Found\r\nLocation: /r{}\r\nContent-Length: 0\r\n\r\n",
+                "HTTP/1.1 302 Found\r\nConnection: close\r\nLocation: /r{}\r\nContent-Length: 0\r\n\r\n",
                 n + 1
             )
             .as_bytes(),
@@ -321,7 +321,7 @@ async fn f11_redirect_to_loopback_is_blocked() {
     // The first hop is exempt by name (127.0.0.2); its redirect to 127.0.0.1 is not.
     let target = serve(|mut s| {
         read_head(&mut s);
-        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 20\r\n\r\nsecret internal data");
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: 20\r\n\r\nsecret internal data");
     });
     static TARGET: std::sync::OnceLock<SocketAddr> = std::sync::OnceLock::new();
     let _ = TARGET.set(target);
@@ -329,7 +329,7 @@ async fn f11_redirect_to_loopback_is_blocked() {
         read_head(&mut s);
         let t = TARGET.get().expect("target set");
         let _ = s.write_all(
-            format!("HTTP/1.1 302 Found\r\nLocation: http://{t}/\r\nContent-Length: 0\r\n\r\n")
+            format!("HTTP/1.1 302 Found\r\nConnection: close\r\nLocation: http://{t}/\r\nContent-Length: 0\r\n\r\n")
                 .as_bytes(),
         );
     });
@@ -354,7 +354,7 @@ async fn f11_redirect_to_loopback_is_blocked() {
 async fn f12_redirect_to_metadata_is_blocked_even_with_allow_private() {
     let addr = serve(|mut s| {
         read_head(&mut s);
-        let _ = s.write_all(b"HTTP/1.1 301 Moved\r\nLocation: http://169.254.169.254/latest/meta-data/iam/\r\nContent-Length: 0\r\n\r\n");
+        let _ = s.write_all(b"HTTP/1.1 301 Moved\r\nConnection: close\r\nLocation: http://169.254.169.254/latest/meta-data/iam/\r\nContent-Length: 0\r\n\r\n");
     });
     let (out, _) = run(&direct(), &format!("http://{addr}/")).await;
     expect(
@@ -370,7 +370,7 @@ async fn f13_redirect_to_file_scheme() {
     let addr = serve(|mut s| {
         read_head(&mut s);
         let _ = s.write_all(
-            b"HTTP/1.1 301 Moved\r\nLocation: file:///etc/passwd\r\nContent-Length: 0\r\n\r\n",
+            b"HTTP/1.1 301 Moved\r\nConnection: close\r\nLocation: file:///etc/passwd\r\nContent-Length: 0\r\n\r\n",
         );
     });
     let (out, _) = run(&direct(), &format!("http://{addr}/")).await;
@@ -382,7 +382,7 @@ async fn f13_redirect_to_file_scheme() {
 async fn f14_invalid_chunked_encoding() {
     let addr = serve(|mut s| {
         read_head(&mut s);
-        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\nnot a chunk\r\n");
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\nnot a chunk\r\n");
     });
     let (out, _) = run(&direct(), &format!("http://{addr}/")).await;
     expect(&out, Outcome::TransportError, Some(200), "");
@@ -402,7 +402,7 @@ async fn f15_garbage_instead_of_http() {
 async fn f16_lying_content_length() {
     let addr = serve(|mut s| {
         read_head(&mut s);
-        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5000\r\n\r\nonly a few bytes of the promised body");
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: 5000\r\n\r\nonly a few bytes of the promised body");
         // Close (FIN) early: fewer bytes than declared.
     });
     let (out, _) = run(&direct(), &format!("http://{addr}/")).await;
@@ -414,7 +414,7 @@ async fn f17_429_with_retry_after() {
     let addr = serve(|mut s| {
         read_head(&mut s);
         let _ = s.write_all(
-            b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 120\r\nContent-Length: 0\r\n\r\n",
+            b"HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nRetry-After: 120\r\nContent-Length: 0\r\n\r\n",
         );
     });
     let (out, _) = run(&direct(), &format!("http://{addr}/")).await;
@@ -515,7 +515,7 @@ async fn f21_template_returns_html_instead_of_json() {
 async fn f22_redirect_to_a_blocked_domain() {
     let addr = serve(|mut s| {
         read_head(&mut s);
-        let _ = s.write_all(b"HTTP/1.1 302 Found\r\nLocation: http://tracker.evil.example/x\r\nContent-Length: 0\r\n\r\n");
+        let _ = s.write_all(b"HTTP/1.1 302 Found\r\nConnection: close\r\nLocation: http://tracker.evil.example/x\r\nContent-Length: 0\r\n\r\n");
     });
     let e = engine_exact(
         &format!(
