@@ -14,6 +14,7 @@ const AFTER_HELP: &str = "\
 Examples:
   vetch lookup https://example.com                  tool result (JSON) with a receipt
   vetch lookup https://example.com -o text          just the page text, exit 1 if unusable
+  vetch lookup example.com/docs -o human            https:// assumed; a summary for people
   echo '{\"url\": \"https://example.com\"}' | vetch tool
   vetch batch urls.txt > results.ndjson
   vetch providers                                   what is configured, and ready
@@ -38,9 +39,10 @@ pub struct GlobalArgs {
     /// Allow loopback and private addresses (cloud metadata stays refused)
     #[arg(long, global = true)]
     pub allow_private: bool,
-    /// Diagnostics on stderr (redacted like everything else)
-    #[arg(short, long, global = true)]
-    pub verbose: bool,
+    /// Diagnostics on stderr, redacted like everything else (-vv: also request lines and
+    /// timings)
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
     /// Pretty-print JSON (default on a terminal)
     #[arg(long, global = true, conflicts_with = "compact")]
     pub pretty: bool,
@@ -58,6 +60,120 @@ pub enum OutputFormat {
     Receipt,
     /// The page text alone on stdout; on failure one line on stderr
     Text,
+    /// For a person at a terminal: status, provider, the attempts as a table, then the text
+    Human,
+}
+
+/// The hint for `-o FILE`: `-o` is not curl's `--output FILE`.
+pub const OUTPUT_HINT: &str =
+    "`-o` selects the output kind: tool-result, receipt, text or human; to save the text use `> FILE`";
+
+/// Parses `-o KIND` like the derived enum parser, but answers a file name with a hint.
+#[derive(Debug, Clone, Copy)]
+pub struct OutputParser;
+
+impl clap::builder::TypedValueParser for OutputParser {
+    type Value = OutputFormat;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<OutputFormat, clap::Error> {
+        let v = value.to_string_lossy();
+        OutputFormat::from_str(&v, true).map_err(|_| {
+            clap::Error::raw(
+                clap::error::ErrorKind::InvalidValue,
+                format!("invalid output kind '{v}': {OUTPUT_HINT}\n"),
+            )
+            .with_cmd(cmd)
+        })
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            OutputFormat::value_variants()
+                .iter()
+                .filter_map(ValueEnum::to_possible_value),
+        ))
+    }
+}
+
+/// `-H 'Name: value'`: one request header. `Debug` never shows the value (it may be a key).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Header {
+    pub name: String,
+    pub value: String,
+}
+
+impl std::fmt::Debug for Header {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Header({}: (redacted))", self.name)
+    }
+}
+
+impl std::str::FromStr for Header {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Header, String> {
+        let Some((name, value)) = s.split_once(':') else {
+            return Err("expected 'Name: value' (a header name, a colon, a value)".into());
+        };
+        let name = name.trim();
+        if name.is_empty() || reqwest::header::HeaderName::from_bytes(name.as_bytes()).is_err() {
+            return Err(format!(
+                "'{}' is not a valid header name",
+                crate::receipt::clip_chars(name, 40)
+            ));
+        }
+        let value = value.trim();
+        if reqwest::header::HeaderValue::from_str(value).is_err() {
+            return Err(format!(
+                "the value of header '{name}' has characters a header cannot carry"
+            ));
+        }
+        Ok(Header {
+            name: name.to_string(),
+            value: value.to_string(),
+        })
+    }
+}
+
+/// A positive number of seconds, at most a day (`--timeout`, `--deadline`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Seconds(pub f64);
+
+impl std::str::FromStr for Seconds {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Seconds, String> {
+        match s.trim().parse::<f64>() {
+            Ok(v) if v.is_finite() && v > 0.0 && v <= 86_400.0 => Ok(Seconds(v)),
+            _ => Err(format!(
+                "'{s}' is not a number of seconds in (0, 86400], e.g. 10 or 2.5"
+            )),
+        }
+    }
+}
+
+/// The operator's flags for one run, shared by `lookup` and `batch`.
+#[derive(Debug, Clone, Args, Default, PartialEq)]
+pub struct RunArgs {
+    /// Add a request header to http providers' requests (repeatable): -H 'Name: value'
+    #[arg(short = 'H', long = "header", value_name = "'NAME: VALUE'")]
+    pub headers: Vec<Header>,
+    /// Time allowed for one attempt, in seconds (overrides lookup.attempt_timeout_secs)
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<Seconds>,
+    /// Time allowed for the whole lookup, in seconds (overrides lookup.deadline_secs)
+    #[arg(long, value_name = "SECS")]
+    pub deadline: Option<Seconds>,
+    /// User-Agent for http and template providers (overrides network.user_agent)
+    #[arg(long, value_name = "UA")]
+    pub user_agent: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -97,7 +213,7 @@ fn saturating_int(s: &str) -> Result<i64, String> {
 /// Lookup options: the five model-facing fields, then the operator's.
 #[derive(Debug, Clone, Args)]
 pub struct LookupArgs {
-    /// The http or https URL to fetch
+    /// The http or https URL to fetch (`example.com/docs` means https://example.com/docs)
     pub url: String,
     /// Only succeed if the content contains this text (case-insensitive)
     #[arg(long, value_name = "TEXT")]
@@ -117,12 +233,48 @@ pub struct LookupArgs {
     /// How to turn the page into text
     #[arg(long, value_enum, value_name = "MODE")]
     pub extract: Option<ExtractMode>,
-    /// What to print
-    #[arg(short, long, value_enum, default_value_t = OutputFormat::ToolResult)]
+    /// What to print: tool-result, receipt, text or human (not a file: use `> FILE`)
+    #[arg(short, long, value_name = "KIND", value_parser = OutputParser, default_value = "tool-result")]
     pub output: OutputFormat,
     /// Use these providers, in this order (repeatable)
     #[arg(long = "provider", value_name = "NAME")]
     pub providers: Vec<String>,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// `batch` options: the defaults for its URL lines, then the operator's.
+#[derive(Debug, Clone, Args)]
+pub struct BatchArgs {
+    /// Input file, or - for stdin
+    #[arg(default_value = "-")]
+    pub file: String,
+    /// Lookups in flight at once
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub concurrency: u32,
+    /// Lookups in flight per host (per process: N batch processes make N times as many)
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub per_host: u32,
+    /// How to turn pages into text
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub extract: Option<ExtractMode>,
+    /// Use these providers, in this order (repeatable)
+    #[arg(long = "provider", value_name = "NAME")]
+    pub providers: Vec<String>,
+    /// For URL lines: only succeed if the content contains this text
+    #[arg(long, value_name = "TEXT")]
+    pub must_contain: Option<String>,
+    /// For URL lines: minimum characters of usable content (clamped to 1..=1000000)
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = saturating_int)]
+    pub min_chars: Option<i64>,
+    /// For URL lines: attempt budget (clamped to 1..=max_attempt_ceiling)
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = saturating_int)]
+    pub max_attempts: Option<i64>,
+    /// For URL lines: window size in characters (clamped to 1..=max_chars_ceiling)
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = saturating_int)]
+    pub max_chars: Option<i64>,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 #[derive(Debug, Clone, Subcommand)]
@@ -156,24 +308,9 @@ Examples:
 Examples:
   vetch batch urls.txt > results.ndjson
   cat inputs.ndjson | vetch batch --concurrency 32
-  parallel --pipe -N1000 vetch batch < urls.txt")]
-    Batch {
-        /// Input file, or - for stdin
-        #[arg(default_value = "-")]
-        file: String,
-        /// Lookups in flight at once
-        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1024))]
-        concurrency: u32,
-        /// Lookups in flight per host
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1024))]
-        per_host: u32,
-        /// How to turn pages into text
-        #[arg(long, value_enum, value_name = "MODE")]
-        extract: Option<ExtractMode>,
-        /// Use these providers, in this order (repeatable)
-        #[arg(long = "provider", value_name = "NAME")]
-        providers: Vec<String>,
-    },
+  vetch batch urls.txt --must-contain Example --max-attempts 2
+  parallel --pipe --keep-order -N1000 vetch batch < urls.txt")]
+    Batch(BatchArgs),
     /// List the configured providers and whether each is ready
     Providers {
         /// JSON instead of a table
@@ -190,8 +327,19 @@ Examples:
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff)
-    Man,
+    /// Print the man page (roff) of vetch or of one subcommand; --dir writes them all
+    #[command(after_help = "\
+Examples:
+  vetch man | man -l -
+  vetch man --dir ~/.local/share/man/man1")]
+    Man {
+        /// The subcommand whose page to print (default: the main page)
+        #[arg(value_name = "SUBCOMMAND")]
+        subcommand: Option<String>,
+        /// Write vetch.1 and one vetch-SUBCOMMAND.1 per subcommand into this directory
+        #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
+        dir: Option<PathBuf>,
+    },
 }
 
 #[cfg(test)]
@@ -208,7 +356,7 @@ mod tests {
     fn global_flags_before_and_after() {
         let a =
             Cli::try_parse_from(["vetch", "--allow-private", "lookup", "http://x/", "-v"]).unwrap();
-        assert!(a.global.allow_private && a.global.verbose);
+        assert!(a.global.allow_private && a.global.verbose == 1);
         let b = Cli::try_parse_from([
             "vetch",
             "lookup",

@@ -304,11 +304,38 @@ impl Engine {
                     FailureReason::AllProvidersFailed
                 };
                 receipt.failure_reason = Some(reason);
+                if reason == FailureReason::NoProvidersConfigured {
+                    receipt.failure_detail =
+                        Some(clip_chars(&r.redact_text(&self.why_no_provider()), 600));
+                }
                 failure_line(&receipt)
             }
         };
         receipt.elapsed_ms = millis(start.elapsed());
         Lookup { receipt, text }
+    }
+
+    /// Why no provider is ready (DESIGN.md §9 "No ready provider"): every skipped provider
+    /// and its reason, or that the config file has none.
+    fn why_no_provider(&self) -> String {
+        let s = &self.settings;
+        if s.providers.is_empty() {
+            return match &s.config.source {
+                crate::config::ConfigSource::File(p) => format!(
+                    "the config file {} has no [[providers]]; the built-in `direct` applies only when no config file is found",
+                    p.display()
+                ),
+                crate::config::ConfigSource::BuiltIn => "no providers are configured".into(),
+            };
+        }
+        s.providers
+            .iter()
+            .map(|p| match &p.ready {
+                Err(why) => format!("{}: {why}", p.name),
+                Ok(()) => format!("{}: not ready", p.name),
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
     }
 
     /// Decode, reshape, extract, redact and judge one fetched body.
@@ -463,7 +490,10 @@ impl Job {
 pub fn failure_line(r: &Receipt) -> String {
     let reason = match r.failure_reason {
         Some(FailureReason::NoProvidersConfigured) => {
-            return "no usable content: no providers are configured and ready".into()
+            return match r.failure_detail.as_deref() {
+                Some(why) => format!("no usable content: no provider is ready: {why}"),
+                None => "no usable content: no providers are configured and ready".into(),
+            }
         }
         Some(FailureReason::InvalidInput) => {
             return format!(
