@@ -166,10 +166,10 @@ pub struct RunArgs {
     #[arg(short = 'H', long = "header", value_name = "'NAME: VALUE'")]
     pub headers: Vec<Header>,
     /// Time allowed for one attempt, in seconds (overrides lookup.attempt_timeout_secs)
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub timeout: Option<Seconds>,
     /// Time allowed for the whole lookup, in seconds (overrides lookup.deadline_secs)
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub deadline: Option<Seconds>,
     /// User-Agent for http and template providers (overrides network.user_agent)
     #[arg(long, value_name = "UA")]
@@ -415,6 +415,179 @@ mod tests {
         assert_eq!(l.max_chars, Some(i64::MAX));
         assert_eq!(l.start_index, Some(i64::MIN));
         assert!(Cli::try_parse_from(["vetch", "lookup", "u", "--max-chars", "2.5"]).is_err());
+    }
+
+    fn lookup_of(args: &[&str]) -> LookupArgs {
+        let mut argv = vec!["vetch", "lookup", "example.com"];
+        argv.extend_from_slice(args);
+        match Cli::try_parse_from(argv).unwrap().command {
+            Command::Lookup(l) => l,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn batch_of(args: &[&str]) -> BatchArgs {
+        let mut argv = vec!["vetch", "batch"];
+        argv.extend_from_slice(args);
+        match Cli::try_parse_from(argv).unwrap().command {
+            Command::Batch(b) => b,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn operator_flags_on_lookup_and_batch() {
+        let run = RunArgs {
+            headers: vec![
+                Header {
+                    name: "X-A".into(),
+                    value: "1".into(),
+                },
+                Header {
+                    name: "Authorization".into(),
+                    value: "Bearer a:b".into(),
+                },
+            ],
+            timeout: Some(Seconds(2.5)),
+            deadline: Some(Seconds(30.0)),
+            user_agent: Some("me/1".into()),
+        };
+        let flags = [
+            "-H",
+            "X-A: 1",
+            "--header",
+            "Authorization:Bearer a:b",
+            "--timeout",
+            "2.5",
+            "--deadline",
+            "30",
+            "--user-agent",
+            "me/1",
+        ];
+        assert_eq!(lookup_of(&flags).run, run);
+        assert_eq!(batch_of(&flags).run, run);
+        // Each flag alone, and none.
+        assert_eq!(lookup_of(&[]).run, RunArgs::default());
+        assert_eq!(
+            lookup_of(&["--timeout", "1"]).run.timeout,
+            Some(Seconds(1.0))
+        );
+        assert_eq!(
+            lookup_of(&["--deadline", "0.5"]).run.deadline,
+            Some(Seconds(0.5))
+        );
+        assert_eq!(
+            lookup_of(&["--user-agent", "x"]).run.user_agent.as_deref(),
+            Some("x")
+        );
+        assert_eq!(lookup_of(&["-H", "a: "]).run.headers[0].value, "");
+        // Debug never shows a header value.
+        assert!(!format!("{run:?}").contains("Bearer"));
+    }
+
+    #[test]
+    fn bad_operator_values_fail_at_parse_time() {
+        for bad in [
+            &["-H", "no-colon"][..],
+            &["-H", ": v"],
+            &["-H", "Bad Name: v"],
+            &["-H", "X: a\nb"],
+            &["--timeout", "0"],
+            &["--timeout", "-1"],
+            &["--timeout", "NaN"],
+            &["--deadline", "86401"],
+            &["--deadline", "inf"],
+        ] {
+            let mut argv = vec!["vetch", "lookup", "u"];
+            argv.extend_from_slice(bad);
+            assert!(Cli::try_parse_from(&argv).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn batch_takes_tool_input_defaults() {
+        let b = batch_of(&[
+            "urls.txt",
+            "--must-contain",
+            "x",
+            "--min-chars",
+            "5",
+            "--max-attempts",
+            "99",
+            "--max-chars",
+            "-1",
+            "--concurrency",
+            "2",
+            "--per-host",
+            "1",
+            "--provider",
+            "a",
+            "--extract",
+            "text",
+        ]);
+        assert_eq!(b.file, "urls.txt");
+        assert_eq!(b.must_contain.as_deref(), Some("x"));
+        assert_eq!(
+            (b.min_chars, b.max_attempts, b.max_chars),
+            (Some(5), Some(99), Some(-1))
+        );
+        assert_eq!((b.concurrency, b.per_host), (2, 1));
+        assert_eq!(b.providers, ["a"]);
+        let d = batch_of(&[]);
+        assert_eq!(d.file, "-");
+        assert_eq!((d.must_contain, d.max_attempts), (None, None));
+        // --start-index is per line, not a batch default.
+        assert!(Cli::try_parse_from(["vetch", "batch", "--start-index", "3"]).is_err());
+    }
+
+    #[test]
+    fn verbose_counts_and_output_kinds() {
+        for (flags, want) in [
+            (&[][..], 0u8),
+            (&["-v"], 1),
+            (&["-vv"], 2),
+            (&["-v", "-v", "-v"], 3),
+        ] {
+            let mut argv = vec!["vetch", "lookup", "u"];
+            argv.extend_from_slice(flags);
+            assert_eq!(Cli::try_parse_from(&argv).unwrap().global.verbose, want);
+        }
+        let g = Cli::try_parse_from(["vetch", "-vv", "batch"])
+            .unwrap()
+            .global;
+        assert_eq!(g.verbose, 2);
+        for (kind, want) in [
+            ("tool-result", OutputFormat::ToolResult),
+            ("receipt", OutputFormat::Receipt),
+            ("text", OutputFormat::Text),
+            ("human", OutputFormat::Human),
+            ("HUMAN", OutputFormat::Human),
+        ] {
+            assert_eq!(lookup_of(&["-o", kind]).output, want);
+        }
+        assert_eq!(lookup_of(&[]).output, OutputFormat::ToolResult);
+        let e = Cli::try_parse_from(["vetch", "lookup", "u", "-o", "out.txt"]).unwrap_err();
+        assert!(
+            e.to_string().contains("to save the text use `> FILE`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn man_takes_a_subcommand_or_a_dir() {
+        let c = Cli::try_parse_from(["vetch", "man", "lookup"]).unwrap();
+        assert!(
+            matches!(c.command, Command::Man { subcommand: Some(ref s), dir: None } if s == "lookup")
+        );
+        let c = Cli::try_parse_from(["vetch", "man", "--dir", "/tmp/m"]).unwrap();
+        assert!(matches!(
+            c.command,
+            Command::Man {
+                subcommand: None,
+                dir: Some(_)
+            }
+        ));
+        assert!(Cli::try_parse_from(["vetch", "man", "lookup", "--dir", "d"]).is_err());
     }
 
     #[test]

@@ -205,6 +205,9 @@ impl Engine {
                 p.name,
                 p.kind.as_str()
             ));
+            if self.settings.verbosity >= 2 {
+                self.say(&self.request_line(&p.name, &fetch_url, allowed));
+            }
             let result = match p
                 .fetch(
                     &fetch_url,
@@ -313,6 +316,39 @@ impl Engine {
         };
         receipt.elapsed_ms = millis(start.elapsed());
         Lookup { receipt, text }
+    }
+
+    /// `-vv`: what an attempt is about to send (the printer redacts it).
+    fn request_line(&self, name: &str, url: &str, allowed: Duration) -> String {
+        use crate::config::ProviderDetail;
+        let spec = self.settings.providers.iter().find(|s| s.name == name);
+        let what = match spec.map(|s| &s.detail) {
+            Some(ProviderDetail::Template {
+                url: template,
+                method,
+                ..
+            }) => format!(
+                "{} {}",
+                if *method == crate::config::Method::Post {
+                    "POST"
+                } else {
+                    "GET"
+                },
+                crate::provider::fill(template, url)
+            ),
+            Some(ProviderDetail::Command { argv, .. }) => format!(
+                "run {}",
+                argv.iter()
+                    .map(|a| crate::provider::fill(a, url))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            _ => format!("GET {url}"),
+        };
+        format!(
+            "request for '{name}': {what} (up to {:.1}s)",
+            allowed.as_secs_f64()
+        )
     }
 
     /// Why no provider is ready (DESIGN.md §9 "No ready provider"): every skipped provider

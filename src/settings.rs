@@ -154,6 +154,10 @@ impl Settings {
         for (n, v) in &o.headers {
             if sensitive_header(n) {
                 redactor.add_secret(v);
+                // `Bearer X`, `Token X`: the credential alone is what a server echoes.
+                if let Some((_, cred)) = v.trim().split_once(' ') {
+                    redactor.add_secret(cred.trim());
+                }
             }
         }
         let n = &config.network;
@@ -265,6 +269,60 @@ mod tests {
         assert_eq!((r.min_chars, r.max_chars), (1_000_000, 1));
         let r = s.request(&ToolInput::for_url("u"));
         assert_eq!((r.min_chars, r.max_chars), (40, 20_000));
+    }
+
+    #[test]
+    fn operator_overrides_reach_config_and_http_providers() {
+        let mut c = Config::builtin();
+        if let ProviderDetail::Http {
+            headers,
+            user_agent,
+            ..
+        } = &mut c.providers[0].detail
+        {
+            headers.push(("x-keep".into(), "1".into()));
+            headers.push(("Accept".into(), "old".into()));
+            *user_agent = Some("per-provider/1".into());
+        }
+        let s = Settings::new(
+            c,
+            Overrides {
+                headers: vec![
+                    ("accept".into(), "text/html".into()),
+                    (
+                        "Authorization".into(),
+                        "Bearer operator-secret-123456".into(),
+                    ),
+                ],
+                attempt_timeout_secs: Some(2.5),
+                deadline_secs: Some(7.0),
+                user_agent: Some("cli/2".into()),
+                verbose: 2,
+                ..Overrides::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(s.attempt_timeout(), Duration::from_millis(2500));
+        assert_eq!(s.deadline(), Duration::from_secs(7));
+        assert_eq!(s.config.network.user_agent, "cli/2");
+        assert!(s.verbose && s.verbosity == 2);
+        let ProviderDetail::Http {
+            headers,
+            user_agent,
+            ..
+        } = &s.providers[0].detail
+        else {
+            panic!()
+        };
+        assert_eq!(user_agent, &None, "the operator's UA wins for this run");
+        let names: Vec<&str> = headers.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["x-keep", "accept", "Authorization"]);
+        // A credential header is a secret; an ordinary value is not (it would corrupt pages).
+        assert!(!s
+            .redactor
+            .redact_text("key operator-secret-123456")
+            .contains("operator-secret"));
+        assert_eq!(s.redactor.redact_text("text/html"), "text/html");
     }
 
     #[test]
