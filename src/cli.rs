@@ -286,11 +286,13 @@ Examples:
   vetch lookup https://docs.rs/tokio --must-contain Runtime -o text
   vetch lookup https://example.com --provider reader --provider direct -o receipt")]
     Lookup(LookupArgs),
-    /// Read one tool input (or a Strands/Bedrock ToolUse) on stdin, print one tool result
+    /// Read one tool input (or a Strands/Bedrock ToolUse, or a Converse toolUse) on stdin,
+    /// print one tool result
     #[command(after_help = "\
 Examples:
   echo '{\"url\": \"https://example.com\"}' | vetch tool
-  echo '{\"toolUseId\": \"t1\", \"name\": \"verified_web_lookup\", \"input\": {\"url\": \"https://example.com\"}}' | vetch tool")]
+  echo '{\"toolUseId\": \"t1\", \"name\": \"verified_web_lookup\", \"input\": {\"url\": \"https://example.com\"}}' | vetch tool
+  echo '{\"toolUse\": {\"toolUseId\": \"t2\", \"name\": \"verified_web_lookup\", \"input\": {\"url\": \"https://example.com\"}}}' | vetch tool")]
     Tool,
     /// Print the tool's name, description and input schema for an agent framework
     #[command(after_help = "\
