@@ -13,6 +13,7 @@ if ((${#missing[@]})); then
 fi
 
 cargo build --quiet
+export SPARK_LOCAL_IP=127.0.0.1   # no hostname lookups for a local run
 bin="$PWD/target/debug/vetch"
 work="$(mktemp -d)"
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
