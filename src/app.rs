@@ -222,6 +222,7 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<i32, Usage> {
         max_chars: a.max_chars,
     };
     let start_index = s.request(&input).start_index;
+    let max_body = s.config.lookup.max_body_bytes;
     let hint = private_hint(&s, &input.url);
     let engine = engine(s, &printer);
     let rt = runtime()?;
@@ -249,6 +250,12 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<i32, Usage> {
                     window_line(&result.receipt, start_index, result.text.chars().count())
                 {
                     printer.diag(&line);
+                }
+                if result.receipt.truncated {
+                    printer.diag(&format!(
+                        "the body was cut at {} bytes (lookup.max_body_bytes): the content is a prefix of the page",
+                        max_body
+                    ));
                 }
                 printer.text(&result.text)
             } else {

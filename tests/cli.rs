@@ -1044,3 +1044,23 @@ fn man_pages_per_subcommand() {
         assert!(dir.path().join(page).is_file(), "{page}");
     }
 }
+
+#[tokio::test]
+async fn text_output_says_when_the_body_was_cut_at_the_cap() {
+    let server = site().await;
+    let cfg = config_file(&format!(
+        "[lookup]\nmax_body_bytes = 300\nmin_chars = 10\n{}",
+        http_providers(&["direct"])
+    ));
+    let out = vetch()
+        .args(["lookup", &format!("{}/good", server.uri()), "-o", "text"])
+        .args(["--extract", "raw", "--config"])
+        .arg(cfg.path())
+        .assert()
+        .code(0);
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("the body was cut at 300 bytes (lookup.max_body_bytes)"),
+        "{err}"
+    );
+}
