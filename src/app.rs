@@ -277,10 +277,12 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<i32, Usage> {
             if refused {
                 failure = format!("{failure} {ALLOW_PRIVATE_HINT}");
             }
+            let window = window_line(&result.receipt, start_index, result.text.chars().count());
             printer.text(&crate::output::human(
                 &result.receipt,
                 &result.text,
                 &failure,
+                window.as_deref(),
                 color,
             ))
         }

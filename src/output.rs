@@ -133,7 +133,14 @@ pub fn use_color(stdout_is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -
 
 /// `-o human`: a summary for a person (status, provider, the attempts as a table), then the
 /// text on success. Plain text unless `color`; the caller prints it through the redactor.
-pub fn human(r: &crate::receipt::Receipt, text: &str, failure: &str, color: bool) -> String {
+/// `window` is the `-o text` cut line when the text is one window of a longer content.
+pub fn human(
+    r: &crate::receipt::Receipt,
+    text: &str,
+    failure: &str,
+    window: Option<&str>,
+    color: bool,
+) -> String {
     let paint = |code: &str, s: &str| {
         if color {
             format!("\x1b[{code}m{s}\x1b[0m")
@@ -152,23 +159,23 @@ pub fn human(r: &crate::receipt::Receipt, text: &str, failure: &str, color: bool
             r.elapsed_ms
         ));
     } else {
-        out.push_str(&format!("{} {failure}\n", paint("1;31", "error")));
+        out.push_str(&format!("{}: {failure}\n", paint("1;31", "error")));
     }
     out.push_str(&format!("url: {}\n", r.url));
     if let Some(t) = &r.title {
         out.push_str(&format!("title: {t}\n"));
     }
     if r.ok {
+        match window {
+            Some(w) => out.push_str(w),
+            None => out.push_str(&format!("characters: {}", r.content_chars)),
+        }
         out.push_str(&format!(
-            "characters: {} (sha256 {})",
-            r.content_chars,
+            " (sha256 {})",
             r.content_sha256
                 .as_deref()
                 .map_or("-", |h| &h[..h.len().min(12)])
         ));
-        if let Some(n) = r.next_start_index {
-            out.push_str(&format!("; next window: --start-index {n}"));
-        }
         if r.truncated {
             out.push_str("; body cut at the size cap");
         }
@@ -251,19 +258,26 @@ mod tests {
             detail: "usable content".into(),
             elapsed_ms: 12,
         });
-        let plain = human(&r, "page text", "", false);
+        let plain = human(&r, "page text", "", None, false);
         assert!(!plain.contains('\x1b'), "{plain}");
         assert!(plain.starts_with("success via direct"), "{plain}");
         assert!(
             plain.contains("PROVIDER") && plain.ends_with("page text"),
             "{plain}"
         );
-        let colored = human(&r, "page text", "", true);
+        let colored = human(
+            &r,
+            "page text",
+            "",
+            Some("characters 0-9 of 20; next: --start-index 9"),
+            true,
+        );
         assert!(colored.contains("\x1b[1;32msuccess"), "{colored}");
+        assert!(colored.contains("characters 0-9 of 20; next: --start-index 9 (sha256"));
         let f = crate::receipt::sample_receipt(false);
-        let failed = human(&f, "", "no usable content (x)", false);
+        let failed = human(&f, "", "no usable content (x)", None, false);
         assert!(
-            failed.starts_with("error no usable content (x)"),
+            failed.starts_with("error: no usable content (x)"),
             "{failed}"
         );
     }

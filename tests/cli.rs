@@ -957,13 +957,31 @@ async fn human_output_has_no_ansi_when_piped_or_with_no_color() {
         assert!(s.contains("ownership, borrowing"), "{s}");
     }
     let out = vetch()
+        .args([
+            "lookup",
+            &url,
+            "-o",
+            "human",
+            "--max-chars",
+            "50",
+            "--config",
+        ])
+        .arg(cfg.path())
+        .assert()
+        .code(0);
+    assert!(
+        stdout_of(&out).contains("characters 0-50 of "),
+        "{}",
+        stdout_of(&out)
+    );
+    let out = vetch()
         .args(["lookup", &format!("{}/down", server.uri()), "-o", "human"])
         .args(["--config"])
         .arg(cfg.path())
         .assert()
         .code(1);
     let s = stdout_of(&out);
-    assert!(s.starts_with("error no usable content"), "{s}");
+    assert!(s.starts_with("error: no usable content"), "{s}");
     assert!(s.contains("http_error"), "{s}");
 }
 
