@@ -1082,3 +1082,38 @@ async fn text_output_says_when_the_body_was_cut_at_the_cap() {
         "{err}"
     );
 }
+
+/// `vetch tool` with stdin on a terminal: a one-line hint on stderr, then it reads as usual.
+/// A pseudo-terminal comes from util-linux `script`; without it the test says so and passes.
+#[test]
+fn tool_on_a_terminal_prints_a_hint() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: util-linux `script` (for a pseudo-terminal) is not installed");
+        return;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("vetch");
+    let out = assert_cmd::Command::new("script")
+        .args([
+            "-qec",
+            &format!("{} tool --compact", bin.display()),
+            "/dev/null",
+        ])
+        .env("HOME", "/nonexistent-vetch-home")
+        .env_remove("VETCH_CONFIG")
+        .env_remove("XDG_CONFIG_HOME")
+        // The line, then Ctrl-D: end of input on the terminal.
+        .write_stdin("{\"url\": \"ftp://x/\"}\n\u{4}")
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(1);
+    let s = stdout_of(&out);
+    assert!(
+        s.contains("vetch: reading one JSON tool input from stdin"),
+        "{s}"
+    );
+    assert!(s.contains("\"failure_reason\":\"invalid_input\""), "{s}");
+}
