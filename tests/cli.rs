@@ -1117,3 +1117,100 @@ fn tool_on_a_terminal_prints_a_hint() {
     );
     assert!(s.contains("\"failure_reason\":\"invalid_input\""), "{s}");
 }
+
+fn have_script() -> bool {
+    let ok = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !ok {
+        eprintln!("skipped: util-linux `script` (for a pseudo-terminal) is not installed");
+    }
+    ok
+}
+
+/// Run `command` (a shell line) with its stdin, stdout and stderr on a pseudo-terminal.
+fn on_a_terminal(command: &str, no_color: bool) -> String {
+    let mut c = assert_cmd::Command::new("script");
+    c.args(["-qec", command, "/dev/null"])
+        .env("HOME", "/nonexistent-vetch-home")
+        .env_remove("VETCH_CONFIG")
+        .env_remove("XDG_CONFIG_HOME")
+        .timeout(std::time::Duration::from_secs(60));
+    if no_color {
+        c.env("NO_COLOR", "1");
+    } else {
+        c.env_remove("NO_COLOR");
+    }
+    let out = c.write_stdin("").output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[tokio::test]
+async fn human_output_is_coloured_on_a_terminal_unless_no_color() {
+    if !have_script() {
+        return;
+    }
+    let server = site().await;
+    let cfg = config_file(&http_providers(&["direct"]));
+    let bin = assert_cmd::cargo::cargo_bin("vetch");
+    let line = format!(
+        "{} lookup {}/good -o human --config {}",
+        bin.display(),
+        server.uri(),
+        cfg.path().display()
+    );
+    let coloured = on_a_terminal(&line, false);
+    assert!(
+        coloured.contains("\x1b[1;32msuccess\x1b[0m via direct"),
+        "{coloured:?}"
+    );
+    let plain = on_a_terminal(&line, true);
+    assert!(plain.contains("success via direct"), "{plain:?}");
+    assert!(!plain.contains('\x1b'), "{plain:?}");
+    // -o text stays plain on a terminal.
+    let text = on_a_terminal(&line.replace("-o human", "-o text"), false);
+    assert!(
+        text.contains("ownership, borrowing") && !text.contains('\x1b'),
+        "{text:?}"
+    );
+}
+
+#[tokio::test]
+async fn batch_progress_goes_to_a_terminal_stderr_and_never_into_stdout() {
+    if !have_script() {
+        return;
+    }
+    let server = site().await;
+    let cfg = config_file(&http_providers(&["direct"]));
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("urls.txt");
+    let output = dir.path().join("out.ndjson");
+    std::fs::write(
+        &input,
+        format!("{0}/good\n{0}/down\n{0}/good\n", server.uri()),
+    )
+    .unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("vetch");
+    let shown = on_a_terminal(
+        &format!(
+            "{} batch {} --config {} > {}",
+            bin.display(),
+            input.display(),
+            cfg.path().display(),
+            output.display()
+        ),
+        false,
+    );
+    assert!(
+        shown.contains("3 lookups: 2 success, 1 error in "),
+        "{shown:?}"
+    );
+    let written = std::fs::read_to_string(&output).unwrap();
+    let lines: Vec<&str> = written.lines().collect();
+    assert_eq!(lines.len(), 3, "{written:?}");
+    for l in lines {
+        let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l:?}"));
+        assert_envelope(&v, false);
+    }
+}
