@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use clap::CommandFactory;
 
-use crate::cli::{Cli, Command, GlobalArgs, LookupArgs, OutputFormat};
+use crate::cli::{BatchArgs, Cli, Command, GlobalArgs, LookupArgs, OutputFormat, RunArgs};
 use crate::config;
-use crate::input::{parse_request, ToolInput};
+use crate::input::{complete_scheme, parse_tool_request, Envelope, ToolInput};
 use crate::lookup::{failure_line, Engine};
 use crate::output::{Layout, Printer};
 use crate::redact::Redactor;
@@ -39,6 +39,7 @@ fn settings(
     g: &GlobalArgs,
     providers: &[String],
     extract: Option<crate::extract::ExtractMode>,
+    run: &RunArgs,
 ) -> Result<Settings, Usage> {
     let config = config::load(g.config.as_deref()).map_err(|e| Usage(e.to_string()))?;
     Settings::new(
@@ -48,6 +49,14 @@ fn settings(
             providers: providers.to_vec(),
             extract,
             verbose: g.verbose,
+            headers: run
+                .headers
+                .iter()
+                .map(|h| (h.name.clone(), h.value.clone()))
+                .collect(),
+            attempt_timeout_secs: run.timeout.map(|t| t.0),
+            deadline_secs: run.deadline.map(|t| t.0),
+            user_agent: run.user_agent.clone(),
         },
     )
     .map_err(|e| Usage(e.0))
@@ -58,6 +67,28 @@ fn engine(settings: Settings, printer: &Printer) -> Engine {
     let verbose = settings.verbose;
     if verbose {
         printer.diag(&format!("config: {}", settings.config.source));
+    }
+    if settings.verbosity >= 2 {
+        let l = &settings.config.lookup;
+        printer.diag(&format!(
+            "attempt timeout {}s, lookup deadline {}s, user agent '{}'",
+            l.attempt_timeout_secs.as_f64(),
+            l.deadline_secs.as_f64(),
+            settings.config.network.user_agent
+        ));
+        for p in &settings.providers {
+            if let crate::config::ProviderDetail::Http { headers, .. } = &p.detail {
+                for (name, value) in headers {
+                    // Names only for credentials; the printer redacts the rest anyway.
+                    let shown = if crate::settings::sensitive_header(name) {
+                        "(redacted)"
+                    } else {
+                        value.as_str()
+                    };
+                    printer.diag(&format!("provider '{}': header {name}: {shown}", p.name));
+                }
+            }
+        }
     }
     let engine = Engine::new(Arc::new(settings));
     if verbose {
@@ -88,29 +119,19 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<i32, Usage> {
     match cli.command {
         Command::Lookup(args) => lookup(&g, args, layout),
         Command::Tool => tool(&g, layout),
-        Command::Batch {
-            file,
-            concurrency,
-            per_host,
-            extract,
-            providers,
-        } => {
-            let s = settings(&g, &providers, extract)?;
+        Command::Batch(b) => {
+            let s = settings(&g, &b.providers, b.extract, &b.run)?;
             let printer = Printer::new(s.redactor.clone(), Layout::Compact);
             let engine = engine(s, &printer);
             let rt = runtime()?;
-            let opts = crate::batch::BatchOptions {
-                concurrency: concurrency as usize,
-                per_host: per_host as usize,
-                verbose: g.verbose,
-            };
-            let code = rt.block_on(crate::batch::run(Arc::new(engine), &file, opts, printer));
+            let opts = batch_options(&g, &b);
+            let code = rt.block_on(crate::batch::run(Arc::new(engine), &b.file, opts, printer));
             // After Ctrl-C a blocking read of stdin may still be pending: do not wait for it.
             rt.shutdown_background();
             code.map_err(Usage)
         }
         Command::Mcp => {
-            let s = settings(&g, &[], None)?;
+            let s = settings(&g, &[], None, &RunArgs::default())?;
             let printer = Printer::new(s.redactor.clone(), Layout::Compact);
             let engine = engine(s, &printer);
             let rt = runtime()?;
@@ -122,7 +143,7 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<i32, Usage> {
             Ok(EXIT_SUCCESS)
         }
         Command::Providers { json } => {
-            let s = settings(&g, &[], None)?;
+            let s = settings(&g, &[], None, &RunArgs::default())?;
             let printer = Printer::new(s.redactor.clone(), layout);
             crate::providers::print(&s, json, &printer);
             Ok(EXIT_SUCCESS)
@@ -142,85 +163,249 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<i32, Usage> {
             let _ = plain().text(&String::from_utf8_lossy(&buf));
             Ok(EXIT_SUCCESS)
         }
-        Command::Man => {
-            let mut buf = Vec::new();
-            clap_mangen::Man::new(Cli::command())
-                .render(&mut buf)
-                .map_err(|e| Usage(format!("cannot render the man page: {e}")))?;
-            let _ = plain().text(&String::from_utf8_lossy(&buf));
-            Ok(EXIT_SUCCESS)
-        }
+        Command::Man { subcommand, dir } => man(subcommand.as_deref(), dir.as_deref(), &plain()),
     }
 }
 
+fn batch_options(g: &GlobalArgs, b: &BatchArgs) -> crate::batch::BatchOptions {
+    crate::batch::BatchOptions {
+        concurrency: b.concurrency as usize,
+        per_host: b.per_host as usize,
+        verbose: g.verbose > 0,
+        defaults: ToolInput {
+            url: String::new(),
+            must_contain: b.must_contain.clone().filter(|m| !m.is_empty()),
+            min_chars: b.min_chars,
+            max_attempts: b.max_attempts,
+            start_index: None,
+            max_chars: b.max_chars,
+        },
+    }
+}
+
+/// The hint for a host refused on the command line that `--allow-private` would let
+/// through (loopback, private ranges; never cloud metadata, which stays refused).
+const ALLOW_PRIVATE_HINT: &str = "(pass --allow-private for local addresses)";
+
+fn private_hint(s: &Settings, url: &str) -> bool {
+    let Ok(u) = url::Url::parse(url) else {
+        return false;
+    };
+    let mut open = s.policy.clone();
+    open.allow_private = true;
+    s.policy.check_url(&u, true).is_err() && open.check_url(&u, true).is_ok()
+}
+
+/// The stderr line for `-o text` when the window is not the whole content.
+pub fn window_line(r: &crate::receipt::Receipt, start: usize, shown: usize) -> Option<String> {
+    let total = r.content_chars;
+    let start = start as u64;
+    let end = start.saturating_add(shown as u64).min(total);
+    if start == 0 && end >= total {
+        return None;
+    }
+    Some(match r.next_start_index {
+        Some(next) => format!("characters {start}-{end} of {total}; next: --start-index {next}"),
+        None => format!("characters {start}-{end} of {total}"),
+    })
+}
+
 fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<i32, Usage> {
-    let s = settings(g, &a.providers, a.extract)?;
+    let s = settings(g, &a.providers, a.extract, &a.run)?;
     let printer = Printer::new(s.redactor.clone(), layout);
-    let engine = engine(s, &printer);
     let input = ToolInput {
-        url: a.url,
+        url: complete_scheme(&a.url),
         must_contain: a.must_contain.filter(|m| !m.is_empty()),
         min_chars: a.min_chars,
         max_attempts: a.max_attempts,
         start_index: a.start_index,
         max_chars: a.max_chars,
     };
+    let start_index = s.request(&input).start_index;
+    let max_body = s.config.lookup.max_body_bytes;
+    let hint = private_hint(&s, &input.url);
+    let engine = engine(s, &printer);
     let rt = runtime()?;
     let result = rt.block_on(engine.lookup(&input));
     let ok = result.receipt.ok;
+    let refused =
+        hint && result.receipt.failure_reason == Some(crate::receipt::FailureReason::InvalidInput);
     let _ = match a.output {
-        OutputFormat::ToolResult => printer.json(&result.into_tool_result(None)),
-        OutputFormat::Receipt => printer.json(&result.receipt),
+        OutputFormat::ToolResult | OutputFormat::Receipt => {
+            if refused {
+                printer.diag(&format!(
+                    "{} {ALLOW_PRIVATE_HINT}",
+                    failure_line(&result.receipt)
+                ));
+            }
+            if a.output == OutputFormat::Receipt {
+                printer.json(&result.receipt)
+            } else {
+                printer.json(&result.into_tool_result(None))
+            }
+        }
         OutputFormat::Text => {
             if ok {
+                if let Some(line) =
+                    window_line(&result.receipt, start_index, result.text.chars().count())
+                {
+                    printer.diag(&line);
+                }
+                if result.receipt.truncated {
+                    printer.diag(&format!(
+                        "the body was cut at {} bytes (lookup.max_body_bytes): the content is a prefix of the page",
+                        max_body
+                    ));
+                }
                 printer.text(&result.text)
             } else {
-                printer.err_line(&failure_line(&result.receipt));
+                let mut line = failure_line(&result.receipt);
+                if refused {
+                    line = format!("{line} {ALLOW_PRIVATE_HINT}");
+                }
+                printer.err_line(&line);
                 Ok(())
             }
+        }
+        OutputFormat::Human => {
+            use std::io::IsTerminal;
+            let color = crate::output::use_color(
+                std::io::stdout().is_terminal(),
+                std::env::var_os("NO_COLOR").as_deref(),
+            );
+            let mut failure = failure_line(&result.receipt);
+            if refused {
+                failure = format!("{failure} {ALLOW_PRIVATE_HINT}");
+            }
+            let window = window_line(&result.receipt, start_index, result.text.chars().count());
+            printer.text(&crate::output::human(
+                &result.receipt,
+                &result.text,
+                &failure,
+                window.as_deref(),
+                color,
+            ))
         }
     };
     Ok(if ok { EXIT_SUCCESS } else { EXIT_FAILURE })
 }
 
+/// `vetch man`: the main page, one subcommand's page, or (`--dir`) every page as files.
+fn man(
+    subcommand: Option<&str>,
+    dir: Option<&std::path::Path>,
+    printer: &Printer,
+) -> Result<i32, Usage> {
+    let root = Cli::command();
+    let render = |cmd: clap::Command| -> Result<Vec<u8>, Usage> {
+        let mut buf = Vec::new();
+        clap_mangen::Man::new(cmd)
+            .render(&mut buf)
+            .map_err(|e| Usage(format!("cannot render the man page: {e}")))?;
+        Ok(buf)
+    };
+    // A subcommand's page is titled `vetch-NAME`, as git and cargo do, and carries the
+    // global flags too.
+    let page = |sub: &clap::Command| -> clap::Command {
+        // clap's names are `&'static str` without its `string` feature; a few bytes per
+        // page in a process that prints and exits.
+        let name: &'static str = Box::leak(format!("vetch-{}", sub.get_name()).into_boxed_str());
+        let mut cmd = sub.clone().name(name).bin_name(name);
+        for arg in root.get_arguments().filter(|a| a.is_global_set()) {
+            if cmd.get_arguments().all(|b| b.get_id() != arg.get_id()) {
+                cmd = cmd.arg(arg.clone());
+            }
+        }
+        cmd.display_name(name)
+    };
+    let subs: Vec<&clap::Command> = root
+        .get_subcommands()
+        .filter(|c| c.get_name() != "help")
+        .collect();
+    if let Some(dir) = dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Usage(format!("cannot create {}: {e}", dir.display())))?;
+        let mut pages = vec![("vetch.1".to_string(), render(root.clone())?)];
+        for sub in &subs {
+            pages.push((format!("vetch-{}.1", sub.get_name()), render(page(sub))?));
+        }
+        for (file, bytes) in &pages {
+            let path = dir.join(file);
+            std::fs::write(&path, bytes)
+                .map_err(|e| Usage(format!("cannot write {}: {e}", path.display())))?;
+        }
+        printer.diag(&format!(
+            "wrote {} man pages to {}",
+            pages.len(),
+            dir.display()
+        ));
+        return Ok(EXIT_SUCCESS);
+    }
+    let buf = match subcommand {
+        None => render(root.clone())?,
+        Some(name) => {
+            let Some(sub) = subs.iter().find(|c| c.get_name() == name) else {
+                let known: Vec<&str> = subs.iter().map(|c| c.get_name()).collect();
+                return Err(Usage(format!(
+                    "no subcommand '{name}' (one of: {})",
+                    known.join(", ")
+                )));
+            };
+            render(page(sub))?
+        }
+    };
+    let _ = printer.text(&String::from_utf8_lossy(&buf));
+    Ok(EXIT_SUCCESS)
+}
+
+/// Shown when `vetch tool` would wait on a terminal for input nobody is typing.
+const TOOL_TERMINAL_HINT: &str = "reading one JSON tool input from stdin (e.g. {\"url\": \"https://example.com\"}), end with Ctrl-D; or try `vetch lookup URL`";
+
 fn tool(g: &GlobalArgs, layout: Layout) -> Result<i32, Usage> {
-    let s = settings(g, &[], None)?;
+    let s = settings(g, &[], None, &RunArgs::default())?;
     let printer = Printer::new(s.redactor.clone(), layout);
     let engine = engine(s, &printer);
+    {
+        use std::io::IsTerminal;
+        if std::io::stdin().is_terminal() {
+            printer.diag(TOOL_TERMINAL_HINT);
+        }
+    }
     let mut buf = Vec::new();
     let read = std::io::stdin()
         .lock()
         .take(MAX_TOOL_INPUT + 1)
         .read_to_end(&mut buf);
-    let request = match read {
-        Err(e) => crate::input::Request {
-            tool_use_id: None,
-            input: Err(crate::input::InputError {
-                message: format!("cannot read stdin: {e}"),
-            }),
-        },
-        Ok(_) if buf.len() as u64 > MAX_TOOL_INPUT => crate::input::Request {
-            tool_use_id: None,
-            input: Err(crate::input::InputError {
-                message: format!("input is larger than {MAX_TOOL_INPUT} bytes"),
-            }),
-        },
-        Ok(_) => match std::str::from_utf8(&buf) {
-            Ok(text) => parse_request(text),
-            Err(_) => crate::input::Request {
+    let failed = |message: String| {
+        (
+            Envelope::Plain,
+            crate::input::Request {
                 tool_use_id: None,
-                input: Err(crate::input::InputError {
-                    message: "input is not UTF-8 text; expected one JSON object".into(),
-                }),
+                input: Err(crate::input::InputError { message }),
             },
+        )
+    };
+    let (envelope, request) = match read {
+        Err(e) => failed(format!("cannot read stdin: {e}")),
+        Ok(_) if buf.len() as u64 > MAX_TOOL_INPUT => {
+            failed(format!("input is larger than {MAX_TOOL_INPUT} bytes"))
+        }
+        Ok(_) => match std::str::from_utf8(&buf) {
+            Ok(text) => parse_tool_request(text),
+            Err(_) => failed("input is not UTF-8 text; expected one JSON object".into()),
         },
     };
     let rt = runtime()?;
     let result = rt.block_on(engine.answer(request));
-    let _ = printer.json(&result);
-    Ok(if result.is_success() {
+    let code = if result.is_success() {
         EXIT_SUCCESS
     } else {
         EXIT_FAILURE
-    })
+    };
+    let _ = match envelope {
+        Envelope::Plain => printer.json(&result),
+        // Bedrock Converse: the same shape it was given, one level down.
+        Envelope::Converse => printer.json(&serde_json::json!({ "toolResult": result })),
+    };
+    Ok(code)
 }

@@ -24,23 +24,45 @@ use crate::receipt::ToolResult;
 /// Longest input line, in bytes; longer lines are answered with an error.
 pub const MAX_LINE_BYTES: usize = 1024 * 1024;
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct BatchOptions {
     pub concurrency: usize,
     pub per_host: usize,
     pub verbose: bool,
+    /// `--must-contain`, `--min-chars`, `--max-attempts`, `--max-chars`: the fields of
+    /// every URL line (JSON lines say their own). `url` is unused.
+    pub defaults: ToolInput,
 }
 
-/// What one input line asks for.
-fn request_for_line(line: &str) -> Request {
+/// What one input line asks for. A URL line without a scheme gets `https://`, as on the
+/// command line; a JSON line is model-style input and must say http or https itself.
+fn request_for_line(line: &str, defaults: &ToolInput) -> Request {
     let t = line.trim();
     if t.starts_with('{') {
         parse_request(t)
     } else {
         Request {
             tool_use_id: None,
-            input: Ok(ToolInput::for_url(t)),
+            input: Ok(ToolInput {
+                url: crate::input::complete_scheme(t),
+                ..defaults.clone()
+            }),
         }
+    }
+}
+
+/// A rate for people: three significant figures at most, no false precision.
+pub fn format_rate(per_sec: f64) -> String {
+    if !per_sec.is_finite() || per_sec <= 0.0 {
+        "-/s".into()
+    } else if per_sec >= 100.0 {
+        format!("{per_sec:.0}/s")
+    } else if per_sec >= 10.0 {
+        format!("{per_sec:.1}/s")
+    } else if per_sec >= 0.1 {
+        format!("{per_sec:.2}/s")
+    } else {
+        format!("{:.1}/min", per_sec * 60.0)
     }
 }
 
@@ -127,11 +149,16 @@ fn progress_bar(total: Option<u64>) -> indicatif::ProgressBar {
         None => indicatif::ProgressBar::new_spinner(),
     };
     let style = match total {
-        Some(_) => "{bar:30} {pos}/{len} {per_sec} {msg}",
-        None => "{spinner} {pos} done {per_sec} {msg}",
+        Some(_) => "{bar:30} {pos}/{len} {rate} ETA {eta} {msg}",
+        None => "{spinner} {pos} done {rate} {msg}",
     };
     if let Ok(s) = indicatif::ProgressStyle::with_template(style) {
-        pb.set_style(s);
+        pb.set_style(s.with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&format_rate(state.per_sec()));
+            },
+        ));
     }
     pb.set_draw_target(indicatif::ProgressDrawTarget::stderr());
     pb.enable_steady_tick(Duration::from_millis(200));
@@ -207,7 +234,13 @@ pub async fn run(
             } else {
                 failed += 1;
             }
-            if !closed && printer.json_line(&result).is_err() {
+            // The bar steps aside while a line is written, so a terminal showing both
+            // streams never gets a bar glued into the NDJSON.
+            let written = match &writer_bar {
+                Some(b) => b.suspend(|| printer.json_line(&result)),
+                None => printer.json_line(&result),
+            };
+            if !closed && written.is_err() {
                 // The reader of our stdout went away: finish quietly.
                 closed = true;
             }
@@ -245,7 +278,7 @@ pub async fn run(
                 if trimmed.is_empty() || trimmed.starts_with('#') {
                     continue;
                 }
-                request_for_line(trimmed)
+                request_for_line(trimmed, &opts.defaults)
             }
         };
         let permit = tokio::select! {
@@ -309,26 +342,79 @@ mod tests {
     #[test]
     fn lines_are_urls_or_json() {
         assert_eq!(
-            request_for_line("  https://a.example/  ")
+            request_for_line("  https://a.example/  ", &ToolInput::default())
                 .input
                 .unwrap()
                 .url,
             "https://a.example/"
         );
-        let r = request_for_line("{\"toolUseId\": \"x\", \"input\": {\"url\": \"u\"}}");
+        let r = request_for_line(
+            "{\"toolUseId\": \"x\", \"input\": {\"url\": \"u\"}}",
+            &ToolInput::default(),
+        );
         assert_eq!(r.tool_use_id.as_deref(), Some("x"));
-        assert!(request_for_line("{broken").input.is_err());
+        assert!(request_for_line("{broken", &ToolInput::default())
+            .input
+            .is_err());
+    }
+
+    #[test]
+    fn url_lines_take_the_batch_defaults_and_https() {
+        let d = ToolInput {
+            must_contain: Some("x".into()),
+            max_attempts: Some(2),
+            min_chars: Some(5),
+            max_chars: Some(100),
+            ..ToolInput::default()
+        };
+        let i = request_for_line("example.com/docs", &d).input.unwrap();
+        assert_eq!(i.url, "https://example.com/docs");
+        assert_eq!(
+            (
+                i.must_contain.as_deref(),
+                i.max_attempts,
+                i.min_chars,
+                i.max_chars
+            ),
+            (Some("x"), Some(2), Some(5), Some(100))
+        );
+        // A JSON line says what it wants; the defaults are not mixed in.
+        let j = request_for_line("{\"url\": \"https://a.example/\"}", &d)
+            .input
+            .unwrap();
+        assert_eq!(j.max_attempts, None);
+        let k = request_for_line("{\"url\": \"a.example\"}", &d)
+            .input
+            .unwrap();
+        assert_eq!(k.url, "a.example");
+    }
+
+    #[test]
+    fn rates_have_sensible_precision() {
+        let cases = [
+            (0.0, "-/s"),
+            (f64::NAN, "-/s"),
+            (0.05, "3.0/min"),
+            (1.23456, "1.23/s"),
+            (12.3456, "12.3/s"),
+            (123.456, "123/s"),
+            (4567.8, "4568/s"),
+        ];
+        for (r, want) in cases {
+            assert_eq!(format_rate(r), want, "{r}");
+        }
     }
 
     #[test]
     fn host_keys_include_port() {
-        let r = request_for_line("http://A.example:8080/x");
+        let d = ToolInput::default();
+        let r = request_for_line("http://A.example:8080/x", &d);
         assert_eq!(host_key(&r).as_deref(), Some("a.example:8080"));
         assert_eq!(
-            host_key(&request_for_line("https://b.example/")).as_deref(),
+            host_key(&request_for_line("https://b.example/", &d)).as_deref(),
             Some("b.example:443")
         );
-        assert_eq!(host_key(&request_for_line("not a url")), None);
+        assert_eq!(host_key(&request_for_line("not a url", &d)), None);
     }
 
     #[tokio::test]

@@ -14,6 +14,7 @@ const AFTER_HELP: &str = "\
 Examples:
   vetch lookup https://example.com                  tool result (JSON) with a receipt
   vetch lookup https://example.com -o text          just the page text, exit 1 if unusable
+  vetch lookup example.com/docs -o human            https:// assumed; a summary for people
   echo '{\"url\": \"https://example.com\"}' | vetch tool
   vetch batch urls.txt > results.ndjson
   vetch providers                                   what is configured, and ready
@@ -38,9 +39,10 @@ pub struct GlobalArgs {
     /// Allow loopback and private addresses (cloud metadata stays refused)
     #[arg(long, global = true)]
     pub allow_private: bool,
-    /// Diagnostics on stderr (redacted like everything else)
-    #[arg(short, long, global = true)]
-    pub verbose: bool,
+    /// Diagnostics on stderr, redacted like everything else (-vv: also request lines and
+    /// timings)
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
     /// Pretty-print JSON (default on a terminal)
     #[arg(long, global = true, conflicts_with = "compact")]
     pub pretty: bool,
@@ -58,6 +60,120 @@ pub enum OutputFormat {
     Receipt,
     /// The page text alone on stdout; on failure one line on stderr
     Text,
+    /// For a person at a terminal: status, provider, the attempts as a table, then the text
+    Human,
+}
+
+/// The hint for `-o FILE`: `-o` is not curl's `--output FILE`.
+pub const OUTPUT_HINT: &str =
+    "`-o` selects the output kind: tool-result, receipt, text or human; to save the text use `> FILE`";
+
+/// Parses `-o KIND` like the derived enum parser, but answers a file name with a hint.
+#[derive(Debug, Clone, Copy)]
+pub struct OutputParser;
+
+impl clap::builder::TypedValueParser for OutputParser {
+    type Value = OutputFormat;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<OutputFormat, clap::Error> {
+        let v = value.to_string_lossy();
+        OutputFormat::from_str(&v, true).map_err(|_| {
+            clap::Error::raw(
+                clap::error::ErrorKind::InvalidValue,
+                format!("invalid output kind '{v}': {OUTPUT_HINT}\n"),
+            )
+            .with_cmd(cmd)
+        })
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            OutputFormat::value_variants()
+                .iter()
+                .filter_map(ValueEnum::to_possible_value),
+        ))
+    }
+}
+
+/// `-H 'Name: value'`: one request header. `Debug` never shows the value (it may be a key).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Header {
+    pub name: String,
+    pub value: String,
+}
+
+impl std::fmt::Debug for Header {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Header({}: (redacted))", self.name)
+    }
+}
+
+impl std::str::FromStr for Header {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Header, String> {
+        let Some((name, value)) = s.split_once(':') else {
+            return Err("expected 'Name: value' (a header name, a colon, a value)".into());
+        };
+        let name = name.trim();
+        if name.is_empty() || reqwest::header::HeaderName::from_bytes(name.as_bytes()).is_err() {
+            return Err(format!(
+                "'{}' is not a valid header name",
+                crate::receipt::clip_chars(name, 40)
+            ));
+        }
+        let value = value.trim();
+        if reqwest::header::HeaderValue::from_str(value).is_err() {
+            return Err(format!(
+                "the value of header '{name}' has characters a header cannot carry"
+            ));
+        }
+        Ok(Header {
+            name: name.to_string(),
+            value: value.to_string(),
+        })
+    }
+}
+
+/// A positive number of seconds, at most a day (`--timeout`, `--deadline`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Seconds(pub f64);
+
+impl std::str::FromStr for Seconds {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Seconds, String> {
+        match s.trim().parse::<f64>() {
+            Ok(v) if v.is_finite() && v > 0.0 && v <= 86_400.0 => Ok(Seconds(v)),
+            _ => Err(format!(
+                "'{s}' is not a number of seconds in (0, 86400], e.g. 10 or 2.5"
+            )),
+        }
+    }
+}
+
+/// The operator's flags for one run, shared by `lookup` and `batch`.
+#[derive(Debug, Clone, Args, Default, PartialEq)]
+pub struct RunArgs {
+    /// Add a request header to http providers' requests (repeatable): -H 'Name: value'
+    #[arg(short = 'H', long = "header", value_name = "'NAME: VALUE'")]
+    pub headers: Vec<Header>,
+    /// Time allowed for one attempt, in seconds (overrides lookup.attempt_timeout_secs)
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
+    pub timeout: Option<Seconds>,
+    /// Time allowed for the whole lookup, in seconds (overrides lookup.deadline_secs)
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
+    pub deadline: Option<Seconds>,
+    /// User-Agent for http and template providers (overrides network.user_agent)
+    #[arg(long, value_name = "UA")]
+    pub user_agent: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -97,7 +213,7 @@ fn saturating_int(s: &str) -> Result<i64, String> {
 /// Lookup options: the five model-facing fields, then the operator's.
 #[derive(Debug, Clone, Args)]
 pub struct LookupArgs {
-    /// The http or https URL to fetch
+    /// The http or https URL to fetch (`example.com/docs` means https://example.com/docs)
     pub url: String,
     /// Only succeed if the content contains this text (case-insensitive)
     #[arg(long, value_name = "TEXT")]
@@ -117,12 +233,48 @@ pub struct LookupArgs {
     /// How to turn the page into text
     #[arg(long, value_enum, value_name = "MODE")]
     pub extract: Option<ExtractMode>,
-    /// What to print
-    #[arg(short, long, value_enum, default_value_t = OutputFormat::ToolResult)]
+    /// What to print: tool-result, receipt, text or human (not a file: use `> FILE`)
+    #[arg(short, long, value_name = "KIND", value_parser = OutputParser, default_value = "tool-result")]
     pub output: OutputFormat,
     /// Use these providers, in this order (repeatable)
     #[arg(long = "provider", value_name = "NAME")]
     pub providers: Vec<String>,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// `batch` options: the defaults for its URL lines, then the operator's.
+#[derive(Debug, Clone, Args)]
+pub struct BatchArgs {
+    /// Input file, or - for stdin
+    #[arg(default_value = "-")]
+    pub file: String,
+    /// Lookups in flight at once
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub concurrency: u32,
+    /// Lookups in flight per host (per process: N batch processes make N times as many)
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub per_host: u32,
+    /// How to turn pages into text
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub extract: Option<ExtractMode>,
+    /// Use these providers, in this order (repeatable)
+    #[arg(long = "provider", value_name = "NAME")]
+    pub providers: Vec<String>,
+    /// For URL lines: only succeed if the content contains this text
+    #[arg(long, value_name = "TEXT")]
+    pub must_contain: Option<String>,
+    /// For URL lines: minimum characters of usable content (clamped to 1..=1000000)
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = saturating_int)]
+    pub min_chars: Option<i64>,
+    /// For URL lines: attempt budget (clamped to 1..=max_attempt_ceiling)
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = saturating_int)]
+    pub max_attempts: Option<i64>,
+    /// For URL lines: window size in characters (clamped to 1..=max_chars_ceiling)
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = saturating_int)]
+    pub max_chars: Option<i64>,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 #[derive(Debug, Clone, Subcommand)]
@@ -134,11 +286,13 @@ Examples:
   vetch lookup https://docs.rs/tokio --must-contain Runtime -o text
   vetch lookup https://example.com --provider reader --provider direct -o receipt")]
     Lookup(LookupArgs),
-    /// Read one tool input (or a Strands/Bedrock ToolUse) on stdin, print one tool result
+    /// Read one tool input (or a Strands/Bedrock ToolUse, or a Converse toolUse) on stdin,
+    /// print one tool result
     #[command(after_help = "\
 Examples:
   echo '{\"url\": \"https://example.com\"}' | vetch tool
-  echo '{\"toolUseId\": \"t1\", \"name\": \"verified_web_lookup\", \"input\": {\"url\": \"https://example.com\"}}' | vetch tool")]
+  echo '{\"toolUseId\": \"t1\", \"name\": \"verified_web_lookup\", \"input\": {\"url\": \"https://example.com\"}}' | vetch tool
+  echo '{\"toolUse\": {\"toolUseId\": \"t2\", \"name\": \"verified_web_lookup\", \"input\": {\"url\": \"https://example.com\"}}}' | vetch tool")]
     Tool,
     /// Print the tool's name, description and input schema for an agent framework
     #[command(after_help = "\
@@ -156,24 +310,9 @@ Examples:
 Examples:
   vetch batch urls.txt > results.ndjson
   cat inputs.ndjson | vetch batch --concurrency 32
-  parallel --pipe -N1000 vetch batch < urls.txt")]
-    Batch {
-        /// Input file, or - for stdin
-        #[arg(default_value = "-")]
-        file: String,
-        /// Lookups in flight at once
-        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1024))]
-        concurrency: u32,
-        /// Lookups in flight per host
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1024))]
-        per_host: u32,
-        /// How to turn pages into text
-        #[arg(long, value_enum, value_name = "MODE")]
-        extract: Option<ExtractMode>,
-        /// Use these providers, in this order (repeatable)
-        #[arg(long = "provider", value_name = "NAME")]
-        providers: Vec<String>,
-    },
+  vetch batch urls.txt --must-contain Example --max-attempts 2
+  parallel --pipe --keep-order -N1000 vetch batch < urls.txt")]
+    Batch(BatchArgs),
     /// List the configured providers and whether each is ready
     Providers {
         /// JSON instead of a table
@@ -190,8 +329,19 @@ Examples:
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff)
-    Man,
+    /// Print the man page (roff) of vetch or of one subcommand; --dir writes them all
+    #[command(after_help = "\
+Examples:
+  vetch man | man -l -
+  vetch man --dir ~/.local/share/man/man1")]
+    Man {
+        /// The subcommand whose page to print (default: the main page)
+        #[arg(value_name = "SUBCOMMAND")]
+        subcommand: Option<String>,
+        /// Write vetch.1 and one vetch-SUBCOMMAND.1 per subcommand into this directory
+        #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
+        dir: Option<PathBuf>,
+    },
 }
 
 #[cfg(test)]
@@ -208,7 +358,7 @@ mod tests {
     fn global_flags_before_and_after() {
         let a =
             Cli::try_parse_from(["vetch", "--allow-private", "lookup", "http://x/", "-v"]).unwrap();
-        assert!(a.global.allow_private && a.global.verbose);
+        assert!(a.global.allow_private && a.global.verbose == 1);
         let b = Cli::try_parse_from([
             "vetch",
             "lookup",
@@ -267,6 +417,179 @@ mod tests {
         assert_eq!(l.max_chars, Some(i64::MAX));
         assert_eq!(l.start_index, Some(i64::MIN));
         assert!(Cli::try_parse_from(["vetch", "lookup", "u", "--max-chars", "2.5"]).is_err());
+    }
+
+    fn lookup_of(args: &[&str]) -> LookupArgs {
+        let mut argv = vec!["vetch", "lookup", "example.com"];
+        argv.extend_from_slice(args);
+        match Cli::try_parse_from(argv).unwrap().command {
+            Command::Lookup(l) => l,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn batch_of(args: &[&str]) -> BatchArgs {
+        let mut argv = vec!["vetch", "batch"];
+        argv.extend_from_slice(args);
+        match Cli::try_parse_from(argv).unwrap().command {
+            Command::Batch(b) => b,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn operator_flags_on_lookup_and_batch() {
+        let run = RunArgs {
+            headers: vec![
+                Header {
+                    name: "X-A".into(),
+                    value: "1".into(),
+                },
+                Header {
+                    name: "Authorization".into(),
+                    value: "Bearer a:b".into(),
+                },
+            ],
+            timeout: Some(Seconds(2.5)),
+            deadline: Some(Seconds(30.0)),
+            user_agent: Some("me/1".into()),
+        };
+        let flags = [
+            "-H",
+            "X-A: 1",
+            "--header",
+            "Authorization:Bearer a:b",
+            "--timeout",
+            "2.5",
+            "--deadline",
+            "30",
+            "--user-agent",
+            "me/1",
+        ];
+        assert_eq!(lookup_of(&flags).run, run);
+        assert_eq!(batch_of(&flags).run, run);
+        // Each flag alone, and none.
+        assert_eq!(lookup_of(&[]).run, RunArgs::default());
+        assert_eq!(
+            lookup_of(&["--timeout", "1"]).run.timeout,
+            Some(Seconds(1.0))
+        );
+        assert_eq!(
+            lookup_of(&["--deadline", "0.5"]).run.deadline,
+            Some(Seconds(0.5))
+        );
+        assert_eq!(
+            lookup_of(&["--user-agent", "x"]).run.user_agent.as_deref(),
+            Some("x")
+        );
+        assert_eq!(lookup_of(&["-H", "a: "]).run.headers[0].value, "");
+        // Debug never shows a header value.
+        assert!(!format!("{run:?}").contains("Bearer"));
+    }
+
+    #[test]
+    fn bad_operator_values_fail_at_parse_time() {
+        for bad in [
+            &["-H", "no-colon"][..],
+            &["-H", ": v"],
+            &["-H", "Bad Name: v"],
+            &["-H", "X: a\nb"],
+            &["--timeout", "0"],
+            &["--timeout", "-1"],
+            &["--timeout", "NaN"],
+            &["--deadline", "86401"],
+            &["--deadline", "inf"],
+        ] {
+            let mut argv = vec!["vetch", "lookup", "u"];
+            argv.extend_from_slice(bad);
+            assert!(Cli::try_parse_from(&argv).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn batch_takes_tool_input_defaults() {
+        let b = batch_of(&[
+            "urls.txt",
+            "--must-contain",
+            "x",
+            "--min-chars",
+            "5",
+            "--max-attempts",
+            "99",
+            "--max-chars",
+            "-1",
+            "--concurrency",
+            "2",
+            "--per-host",
+            "1",
+            "--provider",
+            "a",
+            "--extract",
+            "text",
+        ]);
+        assert_eq!(b.file, "urls.txt");
+        assert_eq!(b.must_contain.as_deref(), Some("x"));
+        assert_eq!(
+            (b.min_chars, b.max_attempts, b.max_chars),
+            (Some(5), Some(99), Some(-1))
+        );
+        assert_eq!((b.concurrency, b.per_host), (2, 1));
+        assert_eq!(b.providers, ["a"]);
+        let d = batch_of(&[]);
+        assert_eq!(d.file, "-");
+        assert_eq!((d.must_contain, d.max_attempts), (None, None));
+        // --start-index is per line, not a batch default.
+        assert!(Cli::try_parse_from(["vetch", "batch", "--start-index", "3"]).is_err());
+    }
+
+    #[test]
+    fn verbose_counts_and_output_kinds() {
+        for (flags, want) in [
+            (&[][..], 0u8),
+            (&["-v"], 1),
+            (&["-vv"], 2),
+            (&["-v", "-v", "-v"], 3),
+        ] {
+            let mut argv = vec!["vetch", "lookup", "u"];
+            argv.extend_from_slice(flags);
+            assert_eq!(Cli::try_parse_from(&argv).unwrap().global.verbose, want);
+        }
+        let g = Cli::try_parse_from(["vetch", "-vv", "batch"])
+            .unwrap()
+            .global;
+        assert_eq!(g.verbose, 2);
+        for (kind, want) in [
+            ("tool-result", OutputFormat::ToolResult),
+            ("receipt", OutputFormat::Receipt),
+            ("text", OutputFormat::Text),
+            ("human", OutputFormat::Human),
+            ("HUMAN", OutputFormat::Human),
+        ] {
+            assert_eq!(lookup_of(&["-o", kind]).output, want);
+        }
+        assert_eq!(lookup_of(&[]).output, OutputFormat::ToolResult);
+        let e = Cli::try_parse_from(["vetch", "lookup", "u", "-o", "out.txt"]).unwrap_err();
+        assert!(
+            e.to_string().contains("to save the text use `> FILE`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn man_takes_a_subcommand_or_a_dir() {
+        let c = Cli::try_parse_from(["vetch", "man", "lookup"]).unwrap();
+        assert!(
+            matches!(c.command, Command::Man { subcommand: Some(ref s), dir: None } if s == "lookup")
+        );
+        let c = Cli::try_parse_from(["vetch", "man", "--dir", "/tmp/m"]).unwrap();
+        assert!(matches!(
+            c.command,
+            Command::Man {
+                subcommand: None,
+                dir: Some(_)
+            }
+        ));
+        assert!(Cli::try_parse_from(["vetch", "man", "lookup", "--dir", "d"]).is_err());
     }
 
     #[test]

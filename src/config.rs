@@ -31,16 +31,20 @@ pub struct ConfigError {
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("config")?;
-        if let Some(p) = &self.path {
-            write!(f, " {}", p.display())?;
-            if let Some(l) = self.line {
-                write!(f, ":{l}")?;
+        // `config.toml:2: lookup.max_attempt_ceiling: expected an integer, ...` (DESIGN §9),
+        // the shape compilers use, so editors can jump to the line.
+        match &self.path {
+            Some(p) => {
+                write!(f, "{}", p.display())?;
+                if let Some(l) = self.line {
+                    write!(f, ":{l}")?;
+                }
             }
+            None => f.write_str("config")?,
         }
         f.write_str(": ")?;
         if let Some(k) = &self.key {
-            write!(f, "`{k}`: ")?;
+            write!(f, "{k}: ")?;
         }
         f.write_str(&self.message)
     }
@@ -354,6 +358,119 @@ fn key_line(text: &str, dotted: &str) -> Option<usize> {
     None
 }
 
+/// The line where `key` is set (`key = ...`) in the table whose header is on `header`
+/// (1-based), looking no further than the next header.
+fn key_line_in_entry(text: &str, header: usize, key: &str) -> Option<usize> {
+    text.lines()
+        .enumerate()
+        .skip(header)
+        .take_while(|(_, l)| !l.trim_start().starts_with('['))
+        .find(|(_, l)| {
+            l.trim()
+                .strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        })
+        .map(|(i, _)| i + 1)
+}
+
+/// The dotted key set on `line` (`lookup.min_chars`, `providers[1].headers`), from the
+/// nearest table header above it. None when the line sets no key.
+fn key_at_line(text: &str, line: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let here = lines.get(line.checked_sub(1)?)?.trim();
+    if here.starts_with('[') {
+        return None;
+    }
+    let key = here.split_once('=')?.0.trim().trim_matches(['"', '\'']);
+    let mut table = None;
+    for l in lines[..line - 1].iter().rev() {
+        let l = l.trim();
+        if l.starts_with('[') {
+            table = Some(l);
+            break;
+        }
+    }
+    Some(match table {
+        None => key.to_string(),
+        Some(h) if h.starts_with("[[") => {
+            let name = h.trim_matches(['[', ']', ' ']);
+            let index = lines[..line - 1]
+                .iter()
+                .filter(|l| {
+                    l.trim().trim_matches(['[', ']', ' ']) == name && l.trim().starts_with("[[")
+                })
+                .count()
+                .saturating_sub(1);
+            format!("{name}[{index}].{key}")
+        }
+        Some(h) => format!("{}.{key}", h.trim_matches(['[', ']', ' '])),
+    })
+}
+
+/// serde's wording (`invalid type: string "five", expected u32`) in words a person uses
+/// (`expected an integer, got the string "five"`). Other messages pass through.
+fn in_words(message: &str) -> String {
+    static SERDE: LazyLock<Regex> = LazyLock::new(|| {
+        #[allow(clippy::expect_used)]
+        Regex::new(r"^invalid (type|value): (.+?), expected (.+)$").expect("static regex")
+    });
+    if message.contains("untagged enum Secs") {
+        return "expected a number of seconds (an integer or a float)".into();
+    }
+    let Some(c) = SERDE.captures(message) else {
+        return message.to_string();
+    };
+    let got = &c[2];
+    let unquote = |s: &str| s.trim_matches('`').to_string();
+    let got = if let Some(v) = got.strip_prefix("string ") {
+        format!("the string {v}")
+    } else if let Some(v) = got.strip_prefix("integer ") {
+        format!("the integer {}", unquote(v))
+    } else if let Some(v) = got.strip_prefix("floating point ") {
+        format!("the float {}", unquote(v))
+    } else if let Some(v) = got.strip_prefix("boolean ") {
+        format!("the boolean {}", unquote(v))
+    } else {
+        match got {
+            "sequence" => "an array".into(),
+            "map" => "a table".into(),
+            other => other.to_string(),
+        }
+    };
+    let expected = match &c[3] {
+        "u8" | "u16" | "u32" | "u64" | "usize" if &c[1] == "value" => "a non-negative integer",
+        "u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64" | "isize" => {
+            "an integer"
+        }
+        "f32" | "f64" => "a number",
+        "a sequence" => "an array",
+        "a map" => "a table",
+        "a boolean" | "bool" => "true or false",
+        other if other.starts_with("struct ") => "a table",
+        other => other,
+    };
+    format!("expected {expected}, got {got}")
+}
+
+/// An opened `${` that does not close as `${NAME}`, e.g. `Bearer ${KEY`.
+fn unterminated_var(s: &str) -> Option<String> {
+    let mut rest = s;
+    while let Some(i) = rest.find("${") {
+        let after = &rest[i + 2..];
+        let name_len = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        if !after[name_len..].starts_with('}') {
+            return Some(format!(
+                "unterminated `${{{}`: write ${{NAME}} to take an environment variable",
+                crate::receipt::clip_chars(&after[..name_len], 40)
+            ));
+        }
+        rest = &after[name_len..];
+    }
+    None
+}
+
 fn line_of(text: &str, offset: usize) -> usize {
     let end = offset.min(text.len());
     text.as_bytes()[..end]
@@ -381,8 +498,15 @@ pub fn parse(
         message,
     };
     let file: ConfigFile = toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| line_of(text, s.start));
-        err(line, None, e.message().trim().replace('\n', " "))
+        let mut line = e.span().map(|s| line_of(text, s.start));
+        // An unknown key in an array-of-tables entry is reported at the entry's header:
+        // point at the key's own line instead.
+        if let (Some(l), Some(field)) = (line, e.message().strip_prefix("unknown field `")) {
+            let field = field.split('`').next().unwrap_or("");
+            line = key_line_in_entry(text, l, field).or(line);
+        }
+        let key = line.and_then(|l| key_at_line(text, l));
+        err(line, key, in_words(e.message().trim()).replace('\n', " "))
     })?;
 
     validate_lookup(&file.lookup)
@@ -402,7 +526,7 @@ pub fn parse(
         let table = spanned.get_ref();
         let spec = resolve_provider(table, env, &mut secrets).map_err(|(key, msg)| {
             err(
-                line,
+                line.and_then(|l| key_line_in_entry(text, l, &key)).or(line),
                 Some(format!("providers[{i}].{key}")),
                 format!("provider '{}': {msg}", table.name),
             )
@@ -627,6 +751,28 @@ pub fn resolve_provider(
         ));
     }
 
+    let strings = [("url", t.url.iter().collect::<Vec<_>>())]
+        .into_iter()
+        .chain([(
+            "headers",
+            t.headers.iter().flat_map(|h| h.values()).collect(),
+        )])
+        .chain([("argv", t.argv.iter().flatten().collect())])
+        .chain([("proxy", t.proxy.iter().collect())])
+        .chain([("user_agent", t.user_agent.iter().collect())]);
+    for (key, values) in strings {
+        if let Some(why) = values.into_iter().find_map(|v| unterminated_var(v)) {
+            return Err((key.into(), why));
+        }
+    }
+    if let Some(why) = t
+        .body
+        .as_ref()
+        .and_then(|b| unterminated_var(&toml::Value::Table(b.clone()).to_string()))
+    {
+        return Err(("body".into(), why));
+    }
+
     let mut missing = Vec::new();
     let mut ex = |s: &str| expand(s, env, &mut missing, secrets);
     let headers: Vec<(String, String)> = t
@@ -815,10 +961,7 @@ mod tests {
         let e = parse_str("[lookup]\nmin_chars = 3\nmax_attempt_ceilin = 4\n").unwrap_err();
         assert_eq!(e.line, Some(3));
         assert!(e.message.contains("max_attempt_ceilin"), "{e}");
-        assert!(
-            e.to_string().starts_with("config /etc/vetch.toml:3: "),
-            "{e}"
-        );
+        assert!(e.to_string().starts_with("/etc/vetch.toml:3: "), "{e}");
     }
 
     #[test]
@@ -828,12 +971,69 @@ mod tests {
     }
 
     #[test]
-    fn key_of_other_kind_is_named() {
+    fn wrong_types_name_key_and_type_in_words() {
+        let cases = [
+            (
+                "[lookup]\nmax_attempt_ceiling = \"five\"\n",
+                "/etc/vetch.toml:2: lookup.max_attempt_ceiling: expected an integer, got the string \"five\"",
+            ),
+            (
+                "# c\n[network]\nallow_private = 1\n",
+                "/etc/vetch.toml:3: network.allow_private: expected true or false, got the integer 1",
+            ),
+            (
+                "[lookup]\nmin_chars = -3\n",
+                "/etc/vetch.toml:2: lookup.min_chars: expected a non-negative integer, got the integer -3",
+            ),
+            (
+                "[lookup]\ndeadline_secs = \"ten\"\n",
+                "/etc/vetch.toml:2: lookup.deadline_secs: expected a number of seconds",
+            ),
+            (
+                "[[providers]]\nname = \"a\"\nkind = \"http\"\n\n[[providers]]\nname = \"b\"\nkind = \"http\"\nheaders = 5\n",
+                "/etc/vetch.toml:8: providers[1].headers: expected a table, got the integer 5",
+            ),
+            (
+                "[network]\nallowed_domains = \"a.example\"\n",
+                "/etc/vetch.toml:2: network.allowed_domains: expected an array, got the string",
+            ),
+        ];
+        for (text, want) in cases {
+            let e = parse_str(text).unwrap_err().to_string();
+            assert!(e.starts_with(want), "{text}\n got: {e}\nwant: {want}");
+        }
+    }
+
+    #[test]
+    fn key_of_other_kind_is_named_at_its_own_line() {
         let e = parse_str("[[providers]]\nname = \"d\"\nkind = \"http\"\nargv = [\"x\"]\n")
             .unwrap_err();
         assert_eq!(e.key.as_deref(), Some("providers[0].argv"));
-        // The line of the provider's `[[providers]]` header.
-        assert_eq!(e.line, Some(1));
+        assert_eq!(e.line, Some(4));
+        let e = parse_str("[[providers]]\nname = \"d\"\nkind = \"http\"\nbogus = 1\n").unwrap_err();
+        assert_eq!(e.line, Some(4), "{e}");
+        assert!(e.to_string().contains("bogus"), "{e}");
+    }
+
+    #[test]
+    fn unterminated_variable_is_a_config_error() {
+        for (text, key) in [
+            ("[[providers]]\nname = \"r\"\nkind = \"template\"\nurl = \"https://r.example/{url}\"\nheaders = { A = \"Bearer ${READER_KEY\" }\n", "providers[0].headers"),
+            ("[[providers]]\nname = \"r\"\nkind = \"template\"\nurl = \"https://r.example/{url}?k=${K\"\n", "providers[0].url"),
+            ("[[providers]]\nname = \"c\"\nkind = \"command\"\nargv = [\"x\", \"{url}\", \"${A-B}\"]\n", "providers[0].argv"),
+        ] {
+            let e = parse_str(text).unwrap_err();
+            assert_eq!(e.key.as_deref(), Some(key), "{e}");
+            assert!(e.message.contains("unterminated"), "{e}");
+        }
+        assert!(unterminated_var("${A}${B}").is_none());
+        assert!(unterminated_var("$HOME {url}").is_none());
+    }
+
+    #[test]
+    fn no_providers_section_loads_with_no_providers() {
+        let c = parse_str("[lookup]\nmin_chars = 3\n").unwrap();
+        assert!(c.providers.is_empty());
     }
 
     #[test]

@@ -195,6 +195,97 @@ pub fn parse_request(text: &str) -> Request {
     request_from_value(&value)
 }
 
+/// Complete a URL typed by a person (command line, batch URL lines) as curl and xh do:
+/// `example.com/docs` (a first segment with a dot) or `localhost:8080/x` gets `https://`.
+/// Anything else (a URL with a scheme, a bare word, `mailto:x@y.example`) is returned
+/// as is, for the URL check to judge. Model input never goes through this: a model must
+/// say what it means.
+pub fn complete_scheme(raw: &str) -> String {
+    let s = raw.trim();
+    if s.contains("://") || s.is_empty() {
+        return s.to_string();
+    }
+    let segment = s.split(['/', '?', '#']).next().unwrap_or("");
+    if segment.contains('@') {
+        return s.to_string();
+    }
+    let host = if segment.starts_with('[') {
+        // An IPv6 literal, maybe with a port.
+        return match segment.find(']') {
+            Some(end) if port_ok(&segment[end + 1..]) => format!("https://{s}"),
+            _ => s.to_string(),
+        };
+    } else {
+        match segment.split_once(':') {
+            Some((h, rest)) if port_ok(&format!(":{rest}")) => h,
+            Some(_) => return s.to_string(),
+            None => segment,
+        }
+    };
+    let named = host.eq_ignore_ascii_case("localhost")
+        || (host.contains('.')
+            && !host.starts_with('.')
+            && host
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '.' | '-' | '_')));
+    if named {
+        format!("https://{s}")
+    } else {
+        s.to_string()
+    }
+}
+
+/// Empty, or `:` and 1-5 digits.
+fn port_ok(rest: &str) -> bool {
+    rest.is_empty()
+        || rest
+            .strip_prefix(':')
+            .is_some_and(|p| !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// How a `vetch tool` request was wrapped, so the answer can be wrapped the same way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Envelope {
+    /// A bare input or a Strands/Bedrock ToolUse: answered with a bare tool result.
+    Plain,
+    /// A Bedrock Converse block `{"toolUse": {...}}`: answered with `{"toolResult": {...}}`.
+    Converse,
+}
+
+/// Parse a `vetch tool` stdin: like [`parse_request`], and a Bedrock Converse
+/// `{"toolUse": {"toolUseId", "name", "input"}}` block is unwrapped one level.
+pub fn parse_tool_request(text: &str) -> (Envelope, Request) {
+    if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(text) {
+        if let Some(inner) = map.get("toolUse") {
+            let mut request = match inner {
+                Value::Object(_) => request_from_value(inner),
+                other => Request {
+                    tool_use_id: None,
+                    input: Err(err(format!(
+                        "`toolUse` must be an object like {{\"toolUseId\": \"t1\", \"name\": \"{}\", \"input\": {{\"url\": \"https://example.com\"}}}}, got {}",
+                        crate::spec::TOOL_NAME,
+                        type_name(other)
+                    ))),
+                },
+            };
+            if map.len() > 1 && request.input.is_ok() {
+                let extra: Vec<String> = map
+                    .keys()
+                    .filter(|k| *k != "toolUse")
+                    .map(|k| format!("`{}`", crate::receipt::clip_chars(k, 40)))
+                    .collect();
+                request.input = Err(err(format!(
+                    "unknown field{} {} next to `toolUse`; a Converse block has only `toolUse`",
+                    if extra.len() > 1 { "s" } else { "" },
+                    extra.join(", ")
+                )));
+            }
+            return (Envelope::Converse, request);
+        }
+    }
+    (Envelope::Plain, parse_request(text))
+}
+
 /// Interpret a parsed value as a bare input or a ToolUse (`toolUseId`/`name`/`input`).
 pub fn request_from_value(value: &Value) -> Request {
     let Value::Object(map) = value else {
@@ -334,6 +425,55 @@ mod tests {
         assert_eq!(i.max_attempts, Some(3));
         assert_eq!(i.start_index, Some(i64::MAX));
         assert_eq!(i.max_chars, Some(i64::MAX));
+    }
+
+    #[test]
+    fn urls_without_a_scheme_get_https() {
+        let cases = [
+            ("example.com/docs", "https://example.com/docs"),
+            ("example.com", "https://example.com"),
+            ("  docs.rs/tokio?x=1 ", "https://docs.rs/tokio?x=1"),
+            ("localhost", "https://localhost"),
+            ("LOCALHOST:8080/x", "https://LOCALHOST:8080/x"),
+            ("127.0.0.1:3000", "https://127.0.0.1:3000"),
+            ("[::1]:8080/a", "https://[::1]:8080/a"),
+            ("http://example.com/", "http://example.com/"),
+            ("ftp://example.com/", "ftp://example.com/"),
+            ("mailto:x@y.example", "mailto:x@y.example"),
+            ("user@host.example/", "user@host.example/"),
+            ("notaurl", "notaurl"),
+            ("file:/etc/passwd", "file:/etc/passwd"),
+            ("javascript:alert(1)", "javascript:alert(1)"),
+            ("", ""),
+            (".hidden", ".hidden"),
+        ];
+        for (given, want) in cases {
+            assert_eq!(complete_scheme(given), want, "{given}");
+        }
+    }
+
+    #[test]
+    fn converse_tool_use_is_unwrapped() {
+        let (env, r) = parse_tool_request(
+            r#"{"toolUse": {"toolUseId": "c1", "name": "verified_web_lookup", "input": {"url": "https://a.example/"}}}"#,
+        );
+        assert_eq!(env, Envelope::Converse);
+        assert_eq!(r.tool_use_id.as_deref(), Some("c1"));
+        assert_eq!(r.input.unwrap().url, "https://a.example/");
+        let (env, r) = parse_tool_request(r#"{"toolUse": {"toolUseId": "c2", "input": {"u": 1}}}"#);
+        assert_eq!(env, Envelope::Converse);
+        assert_eq!(r.tool_use_id.as_deref(), Some("c2"));
+        assert!(r.input.unwrap_err().message.contains("`u`"));
+        let (env, r) = parse_tool_request(r#"{"toolUse": 3}"#);
+        assert_eq!(env, Envelope::Converse);
+        assert!(r.input.unwrap_err().message.contains("must be an object"));
+        let (_, r) = parse_tool_request(
+            r#"{"toolUse": {"toolUseId": "c3", "input": {"url": "u"}}, "x": 1}"#,
+        );
+        assert_eq!(r.tool_use_id.as_deref(), Some("c3"));
+        assert!(r.input.unwrap_err().message.contains("`x`"));
+        let (env, _) = parse_tool_request(r#"{"url": "https://a.example/"}"#);
+        assert_eq!(env, Envelope::Plain);
     }
 
     #[test]

@@ -205,6 +205,9 @@ impl Engine {
                 p.name,
                 p.kind.as_str()
             ));
+            if self.settings.verbosity >= 2 {
+                self.say(&self.request_line(&p.name, &fetch_url, allowed));
+            }
             let result = match p
                 .fetch(
                     &fetch_url,
@@ -304,11 +307,71 @@ impl Engine {
                     FailureReason::AllProvidersFailed
                 };
                 receipt.failure_reason = Some(reason);
+                if reason == FailureReason::NoProvidersConfigured {
+                    receipt.failure_detail =
+                        Some(clip_chars(&r.redact_text(&self.why_no_provider()), 600));
+                }
                 failure_line(&receipt)
             }
         };
         receipt.elapsed_ms = millis(start.elapsed());
         Lookup { receipt, text }
+    }
+
+    /// `-vv`: what an attempt is about to send (the printer redacts it).
+    fn request_line(&self, name: &str, url: &str, allowed: Duration) -> String {
+        use crate::config::ProviderDetail;
+        let spec = self.settings.providers.iter().find(|s| s.name == name);
+        let what = match spec.map(|s| &s.detail) {
+            Some(ProviderDetail::Template {
+                url: template,
+                method,
+                ..
+            }) => format!(
+                "{} {}",
+                if *method == crate::config::Method::Post {
+                    "POST"
+                } else {
+                    "GET"
+                },
+                crate::provider::fill(template, url)
+            ),
+            Some(ProviderDetail::Command { argv, .. }) => format!(
+                "run {}",
+                argv.iter()
+                    .map(|a| crate::provider::fill(a, url))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            _ => format!("GET {url}"),
+        };
+        format!(
+            "request for '{name}': {what} (up to {:.1}s)",
+            allowed.as_secs_f64()
+        )
+    }
+
+    /// Why no provider is ready (DESIGN.md §9 "No ready provider"): every skipped provider
+    /// and its reason, or that the config file has none.
+    fn why_no_provider(&self) -> String {
+        let s = &self.settings;
+        if s.providers.is_empty() {
+            return match &s.config.source {
+                crate::config::ConfigSource::File(p) => format!(
+                    "the config file {} has no [[providers]]; the built-in `direct` applies only when no config file is found",
+                    p.display()
+                ),
+                crate::config::ConfigSource::BuiltIn => "no providers are configured".into(),
+            };
+        }
+        s.providers
+            .iter()
+            .map(|p| match &p.ready {
+                Err(why) => format!("{}: {why}", p.name),
+                Ok(()) => format!("{}: not ready", p.name),
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
     }
 
     /// Decode, reshape, extract, redact and judge one fetched body.
@@ -463,7 +526,10 @@ impl Job {
 pub fn failure_line(r: &Receipt) -> String {
     let reason = match r.failure_reason {
         Some(FailureReason::NoProvidersConfigured) => {
-            return "no usable content: no providers are configured and ready".into()
+            return match r.failure_detail.as_deref() {
+                Some(why) => format!("no usable content: no provider is ready: {why}"),
+                None => "no usable content: no providers are configured and ready".into(),
+            }
         }
         Some(FailureReason::InvalidInput) => {
             return format!(

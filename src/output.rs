@@ -124,3 +124,161 @@ impl Printer {
         let _ = writeln!(io::stderr().lock(), "vetch: {s}");
     }
 }
+
+/// Colour for `-o human`: only when stdout is a terminal and `NO_COLOR` is unset or empty
+/// (<https://no-color.org>).
+pub fn use_color(stdout_is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    stdout_is_terminal && no_color.is_none_or(|v| v.is_empty())
+}
+
+/// `-o human`: a summary for a person (status, provider, the attempts as a table), then the
+/// text on success. Plain text unless `color`; the caller prints it through the redactor.
+/// `window` is the `-o text` cut line when the text is one window of a longer content.
+pub fn human(
+    r: &crate::receipt::Receipt,
+    text: &str,
+    failure: &str,
+    window: Option<&str>,
+    color: bool,
+) -> String {
+    let paint = |code: &str, s: &str| {
+        if color {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    };
+    let mut out = String::new();
+    let plural = if r.attempts == 1 { "" } else { "s" };
+    if r.ok {
+        out.push_str(&format!(
+            "{} via {} ({} attempt{plural}, {} ms)\n",
+            paint("1;32", "success"),
+            r.provider_used.as_deref().unwrap_or("?"),
+            r.attempts,
+            r.elapsed_ms
+        ));
+    } else {
+        out.push_str(&format!("{}: {failure}\n", paint("1;31", "error")));
+    }
+    out.push_str(&format!("url: {}\n", r.url));
+    if let Some(t) = &r.title {
+        out.push_str(&format!("title: {t}\n"));
+    }
+    if r.ok {
+        match window {
+            Some(w) => out.push_str(w),
+            None => out.push_str(&format!("characters: {}", r.content_chars)),
+        }
+        out.push_str(&format!(
+            " (sha256 {})",
+            r.content_sha256
+                .as_deref()
+                .map_or("-", |h| &h[..h.len().min(12)])
+        ));
+        if r.truncated {
+            out.push_str("; body cut at the size cap");
+        }
+        out.push('\n');
+    }
+    if !r.attempts_log.is_empty() {
+        let rows: Vec<[String; 6]> = r
+            .attempts_log
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                [
+                    (i + 1).to_string(),
+                    a.provider.clone(),
+                    serde_json::to_value(a.outcome)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_default(),
+                    a.http_status.map_or("-".into(), |s| s.to_string()),
+                    a.elapsed_ms.to_string(),
+                    a.detail.clone(),
+                ]
+            })
+            .collect();
+        let header = ["#", "PROVIDER", "OUTCOME", "HTTP", "MS", "DETAIL"].map(String::from);
+        let mut w = [0usize; 5];
+        for row in std::iter::once(&header).chain(rows.iter()) {
+            for (w, cell) in w.iter_mut().zip(row.iter()) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+        out.push('\n');
+        for (n, row) in std::iter::once(&header).chain(rows.iter()).enumerate() {
+            let line = format!(
+                "{:>w0$}  {:w1$}  {:w2$}  {:>w3$}  {:>w4$}  {}",
+                row[0],
+                row[1],
+                row[2],
+                row[3],
+                row[4],
+                row[5],
+                w0 = w[0],
+                w1 = w[1],
+                w2 = w[2],
+                w3 = w[3],
+                w4 = w[4]
+            );
+            let line = if n == 0 { paint("2", &line) } else { line };
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    }
+    if r.ok {
+        out.push('\n');
+        out.push_str(text);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn color_only_on_a_terminal_without_no_color() {
+        use std::ffi::OsStr;
+        assert!(use_color(true, None));
+        assert!(use_color(true, Some(OsStr::new(""))));
+        assert!(!use_color(true, Some(OsStr::new("1"))));
+        assert!(!use_color(false, None));
+    }
+
+    #[test]
+    fn human_view_is_plain_without_color() {
+        let mut r = crate::receipt::sample_receipt(true);
+        r.attempts_log.push(crate::receipt::AttemptRecord {
+            provider: "direct".into(),
+            outcome: crate::receipt::Outcome::Ok,
+            http_status: Some(200),
+            detail: "usable content".into(),
+            elapsed_ms: 12,
+        });
+        let plain = human(&r, "page text", "", None, false);
+        assert!(!plain.contains('\x1b'), "{plain}");
+        assert!(plain.starts_with("success via direct"), "{plain}");
+        assert!(
+            plain.contains("PROVIDER") && plain.ends_with("page text"),
+            "{plain}"
+        );
+        let colored = human(
+            &r,
+            "page text",
+            "",
+            Some("characters 0-9 of 20; next: --start-index 9"),
+            true,
+        );
+        assert!(colored.contains("\x1b[1;32msuccess"), "{colored}");
+        assert!(colored.contains("characters 0-9 of 20; next: --start-index 9 (sha256"));
+        let f = crate::receipt::sample_receipt(false);
+        let failed = human(&f, "", "no usable content (x)", None, false);
+        assert!(
+            failed.starts_with("error: no usable content (x)"),
+            "{failed}"
+        );
+    }
+}

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::config::{Config, ProviderSpec};
+use crate::config::{Config, ProviderDetail, ProviderSpec};
 use crate::extract::ExtractMode;
 use crate::guard::NetworkPolicy;
 use crate::input::ToolInput;
@@ -19,7 +19,16 @@ pub struct Overrides {
     /// `--provider NAME`, repeatable: use these, in this order.
     pub providers: Vec<String>,
     pub extract: Option<ExtractMode>,
-    pub verbose: bool,
+    /// `-v` count: 0 quiet, 1 diagnostics, 2 also request lines and timings.
+    pub verbose: u8,
+    /// `-H 'Name: value'`: added to every `http` provider's requests, after its own.
+    pub headers: Vec<(String, String)>,
+    /// `--timeout SECS`: replaces `lookup.attempt_timeout_secs`.
+    pub attempt_timeout_secs: Option<f64>,
+    /// `--deadline SECS`: replaces `lookup.deadline_secs`.
+    pub deadline_secs: Option<f64>,
+    /// `--user-agent UA`: replaces `network.user_agent` and every provider's own.
+    pub user_agent: Option<String>,
 }
 
 /// A usage problem found while combining config and flags (exit code 2).
@@ -35,6 +44,8 @@ pub struct Settings {
     pub policy: NetworkPolicy,
     pub extract: ExtractMode,
     pub verbose: bool,
+    /// 2 or more with `-vv`: request lines and timings too.
+    pub verbosity: u8,
     pub redactor: Arc<Redactor>,
 }
 
@@ -53,13 +64,64 @@ pub struct LookupRequest {
     pub max_chars: usize,
 }
 
+/// A header whose value is a credential: `Authorization`, `Cookie`, or a name that says
+/// key, token, secret, auth, session or password.
+pub fn sensitive_header(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n == "cookie"
+        || [
+            "auth",
+            "key",
+            "token",
+            "secret",
+            "session",
+            "password",
+            "signature",
+        ]
+        .iter()
+        .any(|w| n.contains(w))
+}
+
 /// Clamp `v` into `lo..=hi` (with `lo <= hi`).
 pub fn clamp(v: i64, lo: i64, hi: i64) -> i64 {
     v.max(lo).min(hi.max(lo))
 }
 
 impl Settings {
-    pub fn new(config: Config, o: Overrides) -> Result<Settings, UsageError> {
+    pub fn new(mut config: Config, o: Overrides) -> Result<Settings, UsageError> {
+        if let Some(t) = o.attempt_timeout_secs {
+            config.lookup.attempt_timeout_secs = crate::config::Secs::Float(t);
+        }
+        if let Some(t) = o.deadline_secs {
+            config.lookup.deadline_secs = crate::config::Secs::Float(t);
+        }
+        if let Some(ua) = &o.user_agent {
+            config.network.user_agent = ua.clone();
+        }
+        for p in &mut config.providers {
+            match &mut p.detail {
+                ProviderDetail::Http {
+                    headers,
+                    user_agent,
+                    ..
+                } => {
+                    // Same name: the operator's value wins for this run.
+                    for (name, value) in &o.headers {
+                        headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+                        headers.push((name.clone(), value.clone()));
+                    }
+                    if o.user_agent.is_some() {
+                        *user_agent = None;
+                    }
+                }
+                ProviderDetail::Template { user_agent, .. } => {
+                    if o.user_agent.is_some() {
+                        *user_agent = None;
+                    }
+                }
+                ProviderDetail::Command { .. } => {}
+            }
+        }
         let providers = if o.providers.is_empty() {
             config.providers.clone()
         } else {
@@ -87,6 +149,17 @@ impl Settings {
         for s in &config.secrets {
             redactor.add_secret(s);
         }
+        // A credential given on the command line is as secret as one in the config. Only
+        // credential-like headers: scrubbing `text/html` from every page would corrupt it.
+        for (n, v) in &o.headers {
+            if sensitive_header(n) {
+                redactor.add_secret(v);
+                // `Bearer X`, `Token X`: the credential alone is what a server echoes.
+                if let Some((_, cred)) = v.trim().split_once(' ') {
+                    redactor.add_secret(cred.trim());
+                }
+            }
+        }
         let n = &config.network;
         let policy = NetworkPolicy {
             allow_private: n.allow_private || o.allow_private,
@@ -99,7 +172,8 @@ impl Settings {
             providers,
             policy,
             extract,
-            verbose: o.verbose,
+            verbose: o.verbose > 0,
+            verbosity: o.verbose,
             redactor: Arc::new(redactor),
             config,
         })
@@ -195,6 +269,60 @@ mod tests {
         assert_eq!((r.min_chars, r.max_chars), (1_000_000, 1));
         let r = s.request(&ToolInput::for_url("u"));
         assert_eq!((r.min_chars, r.max_chars), (40, 20_000));
+    }
+
+    #[test]
+    fn operator_overrides_reach_config_and_http_providers() {
+        let mut c = Config::builtin();
+        if let ProviderDetail::Http {
+            headers,
+            user_agent,
+            ..
+        } = &mut c.providers[0].detail
+        {
+            headers.push(("x-keep".into(), "1".into()));
+            headers.push(("Accept".into(), "old".into()));
+            *user_agent = Some("per-provider/1".into());
+        }
+        let s = Settings::new(
+            c,
+            Overrides {
+                headers: vec![
+                    ("accept".into(), "text/html".into()),
+                    (
+                        "Authorization".into(),
+                        "Bearer operator-secret-123456".into(),
+                    ),
+                ],
+                attempt_timeout_secs: Some(2.5),
+                deadline_secs: Some(7.0),
+                user_agent: Some("cli/2".into()),
+                verbose: 2,
+                ..Overrides::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(s.attempt_timeout(), Duration::from_millis(2500));
+        assert_eq!(s.deadline(), Duration::from_secs(7));
+        assert_eq!(s.config.network.user_agent, "cli/2");
+        assert!(s.verbose && s.verbosity == 2);
+        let ProviderDetail::Http {
+            headers,
+            user_agent,
+            ..
+        } = &s.providers[0].detail
+        else {
+            panic!()
+        };
+        assert_eq!(user_agent, &None, "the operator's UA wins for this run");
+        let names: Vec<&str> = headers.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["x-keep", "accept", "Authorization"]);
+        // A credential header is a secret; an ordinary value is not (it would corrupt pages).
+        assert!(!s
+            .redactor
+            .redact_text("key operator-secret-123456")
+            .contains("operator-secret"));
+        assert_eq!(s.redactor.redact_text("text/html"), "text/html");
     }
 
     #[test]

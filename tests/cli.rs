@@ -575,3 +575,642 @@ async fn batch_ignores_a_byte_order_mark() {
     let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
 }
+
+// ---- Issue 17: flags a curl user reaches for, errors that say how to fix ----
+
+fn stderr_of(out: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8(out.get_output().stderr.clone()).unwrap()
+}
+
+fn stdout_of(out: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+}
+
+#[test]
+fn url_without_scheme_gets_https_and_refused_local_host_hints_allow_private() {
+    let cfg = raw_config_file(&http_providers(&["direct"]));
+    let out = vetch()
+        .args(["lookup", "localhost:9/docs", "--config"])
+        .arg(cfg.path())
+        .assert()
+        .code(1);
+    let v = json_out(&out.get_output().stdout);
+    let r = &v["content"][0]["json"];
+    assert_eq!(r["url"], "https://localhost:9/docs");
+    assert_eq!(r["failure_reason"], "invalid_input");
+    // The hint is for the operator at the terminal, never for the model.
+    assert!(!v.to_string().contains("--allow-private"), "{v}");
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("(pass --allow-private for local addresses)"),
+        "{err}"
+    );
+
+    let out = vetch()
+        .args(["lookup", "127.0.0.1:9", "-o", "text", "--config"])
+        .arg(cfg.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::is_empty());
+    let err = stderr_of(&out);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("loopback") && err.contains("--allow-private"),
+        "{err}"
+    );
+
+    // Cloud metadata stays refused with --allow-private: no hint that would not help.
+    let out = vetch()
+        .args(["lookup", "169.254.169.254/latest", "-o", "text", "--config"])
+        .arg(cfg.path())
+        .assert()
+        .code(1);
+    assert!(!stderr_of(&out).contains("--allow-private"));
+}
+
+#[test]
+fn tool_input_still_needs_a_scheme() {
+    let out = vetch()
+        .arg("tool")
+        .write_stdin(r#"{"url": "example.com/docs"}"#)
+        .assert()
+        .code(1);
+    let v = json_out(&out.get_output().stdout);
+    assert_eq!(v["content"][0]["json"]["failure_reason"], "invalid_input");
+    assert_eq!(v["content"][0]["json"]["url"], "example.com/docs");
+}
+
+#[tokio::test]
+async fn header_and_user_agent_flags_reach_http_providers() {
+    use wiremock::matchers::header;
+    let server = MockServer::start().await;
+    Mock::given(path("/h"))
+        .and(header("x-probe", "yes please"))
+        .and(header("user-agent", "probe-agent/1"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_raw(article("Headers").into_bytes(), "text/html"),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let cfg = config_file(&http_providers(&["direct"]));
+    let url = format!("{}/h", server.uri());
+    vetch()
+        .args(["lookup", &url, "-H", "X-Probe: yes please"])
+        .args(["--user-agent", "probe-agent/1", "--config"])
+        .arg(cfg.path())
+        .assert()
+        .code(0);
+    // Without them the page is not there.
+    vetch()
+        .args(["lookup", &url, "--config"])
+        .arg(cfg.path())
+        .assert()
+        .code(1);
+}
+
+#[tokio::test]
+async fn vv_shows_request_detail_but_never_a_header_secret() {
+    let server = site().await;
+    let cfg = config_file(&http_providers(&["direct"]));
+    let secret = "s3cr3t-Value-0123456789abcdef";
+    let out = vetch()
+        .args(["lookup", &format!("{}/good", server.uri()), "-vv"])
+        .args(["-H", &format!("Authorization: Token {secret}")])
+        .args(["-H", &format!("X-Api-Key: {secret}"), "--config"])
+        .arg(cfg.path())
+        .assert()
+        .code(0);
+    let err = stderr_of(&out);
+    assert!(err.contains("header Authorization"), "{err}");
+    assert!(err.contains("attempt timeout"), "{err}");
+    assert!(err.contains(" ms"), "timings: {err}");
+    assert!(!err.contains(secret), "{err}");
+    assert!(!stdout_of(&out).contains(secret));
+}
+
+#[test]
+fn bad_operator_flags_are_usage_errors() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["lookup", "x", "-H", "no colon here"], "Name: value"),
+        (
+            &["lookup", "x", "-H", "Bad Name: v"],
+            "not a valid header name",
+        ),
+        (&["lookup", "x", "--timeout", "0"], "number of seconds"),
+        (&["lookup", "x", "--deadline", "soon"], "number of seconds"),
+        (&["batch", "-", "--timeout", "-1"], "number of seconds"),
+    ];
+    for (args, want) in cases {
+        let out = vetch().args(args).assert().code(2);
+        assert!(
+            stderr_of(&out).contains(want),
+            "{args:?}: {}",
+            stderr_of(&out)
+        );
+    }
+}
+
+#[test]
+fn output_file_mistake_gets_a_hint() {
+    for args in [
+        &["lookup", "https://example.com/", "-o", "page.txt"][..],
+        &["lookup", "https://example.com/", "--output=out.json"][..],
+    ] {
+        let out = vetch().args(args).assert().code(2);
+        let err = stderr_of(&out);
+        assert!(
+            err.contains("`-o` selects the output kind: tool-result, receipt, text or human; to save the text use `> FILE`"),
+            "{err}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn timeout_and_deadline_flags_bound_the_lookup() {
+    let server = MockServer::start().await;
+    Mock::given(path("/slow"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_raw(article("Slow").into_bytes(), "text/html")
+                .set_delay(std::time::Duration::from_secs(10)),
+        )
+        .mount(&server)
+        .await;
+    let cfg = config_file(&http_providers(&["a", "b", "c"]));
+    let url = format!("{}/slow", server.uri());
+    let started = std::time::Instant::now();
+    let out = vetch()
+        .args(["lookup", &url, "--timeout", "0.3", "--max-attempts", "1"])
+        .args(["-o", "receipt", "--config"])
+        .arg(cfg.path())
+        .assert()
+        .code(1);
+    let r = json_out(&out.get_output().stdout);
+    assert_eq!(r["attempts_log"][0]["outcome"], "transport_error");
+    let out = vetch()
+        .args(["lookup", &url, "--deadline", "0.5", "--max-attempts", "3"])
+        .args(["-o", "receipt", "--config"])
+        .arg(cfg.path())
+        .assert()
+        .code(1);
+    let r = json_out(&out.get_output().stdout);
+    assert_eq!(r["failure_reason"], "attempt_budget_exhausted", "{r}");
+    // Both together ended long before the 10 s the server would take (generous margin).
+    assert!(started.elapsed() < std::time::Duration::from_secs(8));
+}
+
+#[tokio::test]
+async fn text_output_never_hides_a_cut() {
+    let server = site().await;
+    let cfg = config_file(&http_providers(&["direct"]));
+    let url = format!("{}/good", server.uri());
+    let out = vetch()
+        .args([
+            "lookup",
+            &url,
+            "-o",
+            "text",
+            "--max-chars",
+            "50",
+            "--config",
+        ])
+        .arg(cfg.path())
+        .assert()
+        .code(0);
+    assert_eq!(stdout_of(&out).trim_end().chars().count(), 50);
+    let err = stderr_of(&out);
+    let re =
+        regex::Regex::new(r"^vetch: characters 0-50 of (\d+); next: --start-index 50\n$").unwrap();
+    assert!(re.is_match(&err), "{err:?}");
+    let total: usize = re.captures(&err).unwrap()[1].parse().unwrap();
+
+    // The last window says where it ends, without a next.
+    let start = (total - 10).to_string();
+    let out = vetch()
+        .args([
+            "lookup",
+            &url,
+            "-o",
+            "text",
+            "--start-index",
+            &start,
+            "--config",
+        ])
+        .arg(cfg.path())
+        .assert()
+        .code(0);
+    assert_eq!(
+        stderr_of(&out),
+        format!("vetch: characters {start}-{total} of {total}\n")
+    );
+
+    // The whole content: nothing on stderr.
+    vetch()
+        .args(["lookup", &url, "-o", "text", "--config"])
+        .arg(cfg.path())
+        .assert()
+        .code(0)
+        .stderr(predicate::str::is_empty());
+}
+
+#[test]
+fn no_ready_provider_names_every_skipped_one() {
+    let cfg = raw_config_file(
+        "[[providers]]\nname = \"jina\"\nkind = \"template\"\nurl = \"https://r.jina.ai/{url}\"\nheaders = { Authorization = \"Bearer ${JINA_API_KEY}\" }\n\
+         [[providers]]\nname = \"browser\"\nkind = \"command\"\nargv = [\"no-such-chromium-xyz\", \"{url}\"]\n",
+    );
+    let want = "jina: missing env JINA_API_KEY; browser: program not found: no-such-chromium-xyz";
+    let out = vetch()
+        .env_remove("JINA_API_KEY")
+        .args(["lookup", "example.com", "-o", "receipt", "--config"])
+        .arg(cfg.path())
+        .assert()
+        .code(1);
+    let r = json_out(&out.get_output().stdout);
+    assert_eq!(r["failure_reason"], "no_providers_configured");
+    assert_eq!(r["failure_detail"], want);
+    common::assert_schema("receipt", &r);
+    let out = vetch()
+        .env_remove("JINA_API_KEY")
+        .args(["lookup", "example.com", "-o", "text", "--config"])
+        .arg(cfg.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::is_empty());
+    assert!(stderr_of(&out).contains(want), "{}", stderr_of(&out));
+}
+
+#[test]
+fn config_without_providers_says_so() {
+    let cfg = raw_config_file("[lookup]\nmin_chars = 10\n");
+    let out = vetch()
+        .args(["lookup", "https://example.com/", "-o", "text", "--config"])
+        .arg(cfg.path())
+        .assert()
+        .code(1);
+    let err = stderr_of(&out);
+    assert!(err.contains("has no [[providers]]"), "{err}");
+}
+
+#[test]
+fn config_errors_name_key_and_type_in_words_at_the_keys_line() {
+    let cases = [
+        (
+            "[lookup]\nmax_attempt_ceiling = \"five\"\n",
+            "2: lookup.max_attempt_ceiling: expected an integer, got the string \"five\"",
+        ),
+        (
+            "[[providers]]\nname = \"d\"\nkind = \"http\"\nheaders = [\"x\"]\n",
+            "4: providers[0].headers: expected a table, got an array",
+        ),
+        (
+            "[[providers]]\nname = \"d\"\nkind = \"http\"\n\nargv = [\"x\", \"{url}\"]\n",
+            "5: providers[0].argv: provider 'd': not a key of kind 'http'",
+        ),
+        (
+            "[[providers]]\nname = \"d\"\nkind = \"http\"\nheaders = { A = \"${KEY\" }\n",
+            "4: providers[0].headers: provider 'd': unterminated `${KEY`",
+        ),
+    ];
+    for (text, want) in cases {
+        let cfg = raw_config_file(text);
+        let out = vetch()
+            .args(["providers", "--config"])
+            .arg(cfg.path())
+            .assert()
+            .code(2);
+        let err = stderr_of(&out);
+        let full = format!("vetch: {}:{want}", cfg.path().display());
+        assert!(err.starts_with(&full), "got  {err}want {full}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn tool_answers_bedrock_converse_in_kind() {
+    let out = vetch()
+        .arg("tool")
+        .write_stdin(
+            r#"{"toolUse": {"toolUseId": "tooluse_abc", "name": "verified_web_lookup", "input": {"url": "ftp://x/"}}}"#,
+        )
+        .assert()
+        .code(1);
+    let v = json_out(&out.get_output().stdout);
+    let obj = v.as_object().unwrap();
+    assert_eq!(obj.keys().collect::<Vec<_>>(), ["toolResult"]);
+    let inner = &v["toolResult"];
+    assert_eq!(inner["toolUseId"], "tooluse_abc");
+    assert_envelope(inner, true);
+    assert_eq!(
+        inner["content"][0]["json"]["failure_reason"],
+        "invalid_input"
+    );
+    // A broken Converse block still answers as Converse, with the id when there is one.
+    let out = vetch()
+        .arg("tool")
+        .write_stdin(r#"{"toolUse": {"toolUseId": "t9", "input": {"link": "x"}}}"#)
+        .assert()
+        .code(1);
+    let v = json_out(&out.get_output().stdout);
+    assert_eq!(v["toolResult"]["toolUseId"], "t9");
+    assert!(v["toolResult"]["content"][1]["text"]
+        .as_str()
+        .unwrap()
+        .contains("`link`"));
+}
+
+#[test]
+fn tool_prints_no_hint_when_stdin_is_not_a_terminal() {
+    vetch()
+        .arg("tool")
+        .write_stdin(r#"{"url": "ftp://x/"}"#)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::is_empty());
+}
+
+#[tokio::test]
+async fn human_output_has_no_ansi_when_piped_or_with_no_color() {
+    let server = site().await;
+    let cfg = config_file(&http_providers(&["direct"]));
+    let url = format!("{}/good", server.uri());
+    for no_color in [None, Some("1")] {
+        let mut cmd = vetch();
+        if let Some(v) = no_color {
+            cmd.env("NO_COLOR", v);
+        } else {
+            cmd.env_remove("NO_COLOR");
+        }
+        let out = cmd
+            .args(["lookup", &url, "-o", "human", "--config"])
+            .arg(cfg.path())
+            .assert()
+            .code(0);
+        let s = stdout_of(&out);
+        assert!(!s.contains('\x1b'), "{s:?}");
+        assert!(s.starts_with("success via direct (1 attempt, "), "{s}");
+        assert!(
+            s.contains("PROVIDER") && s.contains("usable content"),
+            "{s}"
+        );
+        assert!(s.contains("ownership, borrowing"), "{s}");
+    }
+    let out = vetch()
+        .args([
+            "lookup",
+            &url,
+            "-o",
+            "human",
+            "--max-chars",
+            "50",
+            "--config",
+        ])
+        .arg(cfg.path())
+        .assert()
+        .code(0);
+    assert!(
+        stdout_of(&out).contains("characters 0-50 of "),
+        "{}",
+        stdout_of(&out)
+    );
+    let out = vetch()
+        .args(["lookup", &format!("{}/down", server.uri()), "-o", "human"])
+        .args(["--config"])
+        .arg(cfg.path())
+        .assert()
+        .code(1);
+    let s = stdout_of(&out);
+    assert!(s.starts_with("error: no usable content"), "{s}");
+    assert!(s.contains("http_error"), "{s}");
+}
+
+#[tokio::test]
+async fn batch_flags_are_defaults_for_url_lines_and_progress_stays_off_a_pipe() {
+    let server = site().await;
+    let cfg = config_file(&http_providers(&["direct"]));
+    let host = server.uri().trim_start_matches("http://").to_string();
+    let input = format!(
+        "{0}/good\n{{\"url\": \"{0}/good\"}}\n{host}/good\n",
+        server.uri()
+    );
+    let out = vetch()
+        .args(["batch", "--max-chars", "20", "--must-contain", "ownership"])
+        .args(["-H", "X-From: batch", "--timeout", "5", "--config"])
+        .arg(cfg.path())
+        .write_stdin(input)
+        .assert()
+        .code(1);
+    let lines: Vec<Value> = stdout_of(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["status"], "success");
+    assert_eq!(
+        lines[0]["content"][1]["text"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .count(),
+        20
+    );
+    // A JSON line says what it wants: the batch defaults are not mixed in.
+    assert_eq!(
+        lines[1]["content"][0]["json"]["next_start_index"],
+        Value::Null
+    );
+    // A URL line without a scheme gets https:// (which this plain-http server cannot answer).
+    assert_eq!(
+        lines[2]["content"][0]["json"]["url"],
+        format!("https://{host}/good")
+    );
+    assert!(out.get_output().stderr.is_empty(), "no progress on a pipe");
+}
+
+#[test]
+fn man_pages_per_subcommand() {
+    let out = vetch().args(["man", "lookup"]).assert().code(0);
+    let page = stdout_of(&out);
+    assert!(page.contains("vetch\\-lookup"), "{page}");
+    for flag in [
+        "\\-\\-header",
+        "\\-\\-timeout",
+        "\\-\\-user\\-agent",
+        "\\-\\-config",
+    ] {
+        assert!(page.contains(flag), "{flag} missing");
+    }
+    vetch()
+        .args(["man", "nope"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no subcommand 'nope'"));
+    let dir = tempfile::tempdir().unwrap();
+    vetch()
+        .args(["man", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .code(0);
+    for page in [
+        "vetch.1",
+        "vetch-lookup.1",
+        "vetch-batch.1",
+        "vetch-tool.1",
+        "vetch-man.1",
+    ] {
+        assert!(dir.path().join(page).is_file(), "{page}");
+    }
+}
+
+#[tokio::test]
+async fn text_output_says_when_the_body_was_cut_at_the_cap() {
+    let server = site().await;
+    let cfg = config_file(&format!(
+        "[lookup]\nmax_body_bytes = 300\nmin_chars = 10\n{}",
+        http_providers(&["direct"])
+    ));
+    let out = vetch()
+        .args(["lookup", &format!("{}/good", server.uri()), "-o", "text"])
+        .args(["--extract", "raw", "--config"])
+        .arg(cfg.path())
+        .assert()
+        .code(0);
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("the body was cut at 300 bytes (lookup.max_body_bytes)"),
+        "{err}"
+    );
+}
+
+/// `vetch tool` with stdin on a terminal: a one-line hint on stderr, then it reads as usual.
+/// A pseudo-terminal comes from util-linux `script`; without it the test says so and passes.
+#[test]
+fn tool_on_a_terminal_prints_a_hint() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: util-linux `script` (for a pseudo-terminal) is not installed");
+        return;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("vetch");
+    let out = assert_cmd::Command::new("script")
+        .args([
+            "-qec",
+            &format!("{} tool --compact", bin.display()),
+            "/dev/null",
+        ])
+        .env("HOME", "/nonexistent-vetch-home")
+        .env_remove("VETCH_CONFIG")
+        .env_remove("XDG_CONFIG_HOME")
+        // The line, then Ctrl-D: end of input on the terminal.
+        .write_stdin("{\"url\": \"ftp://x/\"}\n\u{4}")
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(1);
+    let s = stdout_of(&out);
+    assert!(
+        s.contains("vetch: reading one JSON tool input from stdin"),
+        "{s}"
+    );
+    assert!(s.contains("\"failure_reason\":\"invalid_input\""), "{s}");
+}
+
+fn have_script() -> bool {
+    let ok = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !ok {
+        eprintln!("skipped: util-linux `script` (for a pseudo-terminal) is not installed");
+    }
+    ok
+}
+
+/// Run `command` (a shell line) with its stdin, stdout and stderr on a pseudo-terminal.
+fn on_a_terminal(command: &str, no_color: bool) -> String {
+    let mut c = assert_cmd::Command::new("script");
+    c.args(["-qec", command, "/dev/null"])
+        .env("HOME", "/nonexistent-vetch-home")
+        .env_remove("VETCH_CONFIG")
+        .env_remove("XDG_CONFIG_HOME")
+        .timeout(std::time::Duration::from_secs(60));
+    if no_color {
+        c.env("NO_COLOR", "1");
+    } else {
+        c.env_remove("NO_COLOR");
+    }
+    let out = c.write_stdin("").output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[tokio::test]
+async fn human_output_is_coloured_on_a_terminal_unless_no_color() {
+    if !have_script() {
+        return;
+    }
+    let server = site().await;
+    let cfg = config_file(&http_providers(&["direct"]));
+    let bin = assert_cmd::cargo::cargo_bin("vetch");
+    let line = format!(
+        "{} lookup {}/good -o human --config {}",
+        bin.display(),
+        server.uri(),
+        cfg.path().display()
+    );
+    let coloured = on_a_terminal(&line, false);
+    assert!(
+        coloured.contains("\x1b[1;32msuccess\x1b[0m via direct"),
+        "{coloured:?}"
+    );
+    let plain = on_a_terminal(&line, true);
+    assert!(plain.contains("success via direct"), "{plain:?}");
+    assert!(!plain.contains('\x1b'), "{plain:?}");
+    // -o text stays plain on a terminal.
+    let text = on_a_terminal(&line.replace("-o human", "-o text"), false);
+    assert!(
+        text.contains("ownership, borrowing") && !text.contains('\x1b'),
+        "{text:?}"
+    );
+}
+
+#[tokio::test]
+async fn batch_progress_goes_to_a_terminal_stderr_and_never_into_stdout() {
+    if !have_script() {
+        return;
+    }
+    let server = site().await;
+    let cfg = config_file(&http_providers(&["direct"]));
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("urls.txt");
+    let output = dir.path().join("out.ndjson");
+    std::fs::write(
+        &input,
+        format!("{0}/good\n{0}/down\n{0}/good\n", server.uri()),
+    )
+    .unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("vetch");
+    let shown = on_a_terminal(
+        &format!(
+            "{} batch {} --config {} > {}",
+            bin.display(),
+            input.display(),
+            cfg.path().display(),
+            output.display()
+        ),
+        false,
+    );
+    assert!(
+        shown.contains("3 lookups: 2 success, 1 error in "),
+        "{shown:?}"
+    );
+    let written = std::fs::read_to_string(&output).unwrap();
+    let lines: Vec<&str> = written.lines().collect();
+    assert_eq!(lines.len(), 3, "{written:?}");
+    for l in lines {
+        let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l:?}"));
+        assert_envelope(&v, false);
+    }
+}

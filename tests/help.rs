@@ -10,6 +10,7 @@ const CASES: &[(&str, &[&str])] = &[
     ("batch", &["batch", "--help"]),
     ("providers", &["providers", "--help"]),
     ("tool-spec", &["tool-spec", "--help"]),
+    ("man", &["man", "--help"]),
 ];
 
 #[test]
