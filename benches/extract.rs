@@ -8,7 +8,9 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use vetch::extract::{extract, extract_with_limit, BodyKind, ExtractMode, READABILITY_MAX_BYTES};
+use vetch::content::extract::{
+    extract, extract_with_limit, BodyKind, ExtractMode, READABILITY_MAX_BYTES,
+};
 
 fn section(out: &mut String, i: usize) {
     let _ = write!(

@@ -8,35 +8,24 @@
 //! receipt inside a tool result whose `status` is `success` only when usable content came
 //! back.
 //!
-//! The flow, module by module:
-//! - [`config`] reads the TOML file and [`settings`] combines it with the flags into one
-//!   [`settings::Settings`], with every clamp in one place;
-//! - [`input`] parses what a caller (a model, a script) sent;
-//! - [`lookup`] runs the attempt loop over [`provider`]s, which fetch through [`net`] (guarded
-//!   by [`guard`]) or a child process; [`decode`] turns bytes into text, [`extract`] makes it
-//!   readable and [`judge`] (with [`interstitial`]) decides whether it is usable;
-//! - [`receipt`] holds the output shapes, [`redact`] scrubs secrets and [`output`] is the one
-//!   writer through which every byte leaves;
-//! - [`app`] dispatches the command line ([`cli`]) to the front ends: `lookup`, [`batch`],
-//!   `tool`, [`mcp`], [`providers`], and [`spec`] (tool specs and schemas).
+//! The source tree is the pipeline, one folder a room (ARCHITECTURE.md has the one-page
+//! map and the import rules):
+//! - [`model`]: the shared vocabulary and output shapes: the tool input, the receipt and
+//!   tool result, outcomes, the tool's name and schemas. Depends on nothing else here.
+//! - [`redact`]: the redactor, the one place that decides which bytes are secrets.
+//! - [`fetch`]: getting bytes: the network guard, HTTP with its bounds, the provider kinds
+//!   (`http`, `template`, `command`).
+//! - [`content`]: making bytes into text and judging it: decode, extract, the interstitial
+//!   detector and the judge.
+//! - [`settings`]: the config file and the flags, combined once into one `Settings`.
+//! - [`lookup`]: the attempt loop, from a request to a receipt.
+//! - [`frontends`]: the command line and everything that prints: `lookup`, `tool`,
+//!   `batch`, `mcp`, `providers`, specs and schemas, through the one redacting printer.
 
-pub mod app;
-pub mod batch;
-pub mod cli;
-pub mod config;
-pub mod decode;
-pub mod extract;
-pub mod guard;
-pub mod input;
-pub mod interstitial;
-pub mod judge;
+pub mod content;
+pub mod fetch;
+pub mod frontends;
 pub mod lookup;
-pub mod mcp;
-pub mod net;
-pub mod output;
-pub mod provider;
-pub mod providers;
-pub mod receipt;
+pub mod model;
 pub mod redact;
 pub mod settings;
-pub mod spec;

@@ -7,6 +7,6 @@ fn main() {
     std::panic::set_hook(Box::new(|_| {
         eprintln!("vetch: internal error (a bug): the operation was aborted");
     }));
-    let cli = vetch::cli::Cli::parse();
-    std::process::exit(vetch::app::run(cli));
+    let cli = vetch::frontends::cli::Cli::parse();
+    std::process::exit(vetch::frontends::app::run(cli));
 }

@@ -1,7 +1,7 @@
 //! `config.example.toml` is the operator's manual: it must parse as it stands, and every
 //! commented-out recipe must parse once uncommented (with its variables set to dummies).
 
-use vetch::config::{parse, ConfigSource, ProviderKind};
+use vetch::settings::config::{parse, ConfigSource, ProviderKind};
 
 fn example() -> String {
     std::fs::read_to_string(format!(
@@ -47,7 +47,7 @@ fn example_parses_as_is() {
     assert_eq!(c.providers[0].name, "direct");
     assert_eq!(
         c.lookup,
-        vetch::config::LookupSection::default(),
+        vetch::settings::config::LookupSection::default(),
         "the example documents the defaults"
     );
 }

@@ -11,9 +11,9 @@ use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::time::{Duration, Instant};
 
 use common::{engine, engine_exact, http_providers};
-use vetch::input::ToolInput;
 use vetch::lookup::{Engine, Lookup};
-use vetch::receipt::Outcome;
+use vetch::model::input::ToolInput;
+use vetch::model::receipt::Outcome;
 
 /// Limits for rows whose server answers: wide enough that a loaded CI machine never turns
 /// an answer into a timeout.
@@ -120,7 +120,7 @@ fn direct_hang() -> Engine {
     engine(&format!("{HANG_LIMITS}{}", http_providers(&["direct"])))
 }
 
-fn only(out: &Lookup) -> &vetch::receipt::AttemptRecord {
+fn only(out: &Lookup) -> &vetch::model::receipt::AttemptRecord {
     assert_eq!(out.receipt.attempts_log.len(), 1, "{:?}", out.receipt);
     &out.receipt.attempts_log[0]
 }
@@ -545,7 +545,7 @@ async fn f23_deadline_stops_further_attempts() {
     let r = &out.receipt;
     assert_eq!(
         r.failure_reason,
-        Some(vetch::receipt::FailureReason::AttemptBudgetExhausted)
+        Some(vetch::model::receipt::FailureReason::AttemptBudgetExhausted)
     );
     assert!(r.attempts < 3, "{r:?}");
     assert!(took < Duration::from_secs(10));

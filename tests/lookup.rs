@@ -5,8 +5,8 @@ mod common;
 
 use common::{article, engine, engine_with_env, http_providers};
 use serde_json::json;
-use vetch::input::ToolInput;
-use vetch::receipt::{FailureReason, Outcome};
+use vetch::model::input::ToolInput;
+use vetch::model::receipt::{FailureReason, Outcome};
 use wiremock::matchers::{body_json, header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 

@@ -288,9 +288,9 @@ fn mcp_session_lists_calls_and_survives_bad_input() {
     assert_eq!(tools.len(), 1, "{list}");
     let t = &tools[0];
     assert_eq!(t["name"], TOOL);
-    assert_eq!(t["description"], vetch::spec::DESCRIPTION);
-    assert_eq!(t["inputSchema"], vetch::spec::input_schema());
-    assert_eq!(t["outputSchema"], vetch::spec::output_schema());
+    assert_eq!(t["description"], vetch::model::spec::DESCRIPTION);
+    assert_eq!(t["inputSchema"], vetch::model::spec::input_schema());
+    assert_eq!(t["outputSchema"], vetch::model::spec::output_schema());
     assert_eq!(t["inputSchema"]["required"], json!(["url"]));
 
     // a real article: success

@@ -5,8 +5,8 @@
 mod common;
 
 use common::{engine, http_providers};
-use vetch::input::ToolInput;
-use vetch::receipt::Outcome;
+use vetch::model::input::ToolInput;
+use vetch::model::receipt::Outcome;
 use wiremock::matchers::path;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 

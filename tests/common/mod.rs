@@ -61,8 +61,12 @@ pub fn engine_exact(text: &str, env: &[(&str, &str)]) -> Engine {
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.clone())
     };
-    let config = vetch::config::parse(text, vetch::config::ConfigSource::BuiltIn, &lookup)
-        .expect("test config parses");
+    let config = vetch::settings::config::parse(
+        text,
+        vetch::settings::config::ConfigSource::BuiltIn,
+        &lookup,
+    )
+    .expect("test config parses");
     let settings = Settings::new(config, Overrides::default()).expect("settings");
     Engine::new(Arc::new(settings))
 }

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::output::Printer;
+use crate::frontends::output::Printer;
 use crate::settings::Settings;
 
 /// One row per provider, as JSON.

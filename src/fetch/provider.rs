@@ -12,10 +12,10 @@ use std::time::Duration;
 use tokio::io::AsyncReadExt;
 use tokio::time::Instant;
 
-use crate::config::{Method, ProviderDetail, ProviderKind, ProviderSpec, ResponseKind};
-use crate::guard::NetworkPolicy;
-use crate::net::{self, ClientOptions, Failure, Fetched};
-use crate::receipt::Outcome;
+use crate::fetch::guard::NetworkPolicy;
+use crate::fetch::http::{self, ClientOptions, Failure, Fetched};
+use crate::model::receipt::Outcome;
+use crate::settings::config::{Method, ProviderDetail, ProviderKind, ProviderSpec, ResponseKind};
 use crate::settings::Settings;
 
 /// A ready-to-use provider.
@@ -67,7 +67,7 @@ impl Clients {
         if let Some(c) = built.get(key) {
             return Ok(c.clone());
         }
-        let client = net::build_client(ClientOptions {
+        let client = http::build_client(ClientOptions {
             policy: self.policy.clone(),
             apply_domain_lists: key.apply_domain_lists,
             max_redirects: self.max_redirects,
@@ -215,7 +215,7 @@ impl Provider {
                 for (k, v) in headers {
                     req = req.header(k.as_str(), v.as_str());
                 }
-                net::send(req, deadline, budget, max_body).await
+                http::send(req, deadline, budget, max_body).await
             }
             How::Template {
                 clients,
@@ -242,7 +242,7 @@ impl Provider {
                 if let Some(b) = body {
                     req = req.json(&fill_json(b, url));
                 }
-                net::send(req, deadline, budget, max_body).await
+                http::send(req, deadline, budget, max_body).await
             }
             How::Command { argv } => run_command(argv, url, deadline, budget, max_body).await,
         }

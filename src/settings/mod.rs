@@ -3,14 +3,16 @@
 //!
 //! Built once per process (ripgrep's "high-level args"); shared read-only afterwards.
 
+pub mod config;
+
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::config::{Config, ProviderDetail, ProviderSpec};
-use crate::extract::ExtractMode;
-use crate::guard::NetworkPolicy;
-use crate::input::ToolInput;
+use crate::content::extract::ExtractMode;
+use crate::fetch::guard::NetworkPolicy;
+use crate::model::input::ToolInput;
 use crate::redact::Redactor;
+use crate::settings::config::{Config, ProviderDetail, ProviderSpec};
 
 /// What the operator said on the command line that changes the config.
 #[derive(Debug, Clone, Default)]
@@ -90,10 +92,10 @@ pub fn clamp(v: i64, lo: i64, hi: i64) -> i64 {
 impl Settings {
     pub fn new(mut config: Config, o: Overrides) -> Result<Settings, UsageError> {
         if let Some(t) = o.attempt_timeout_secs {
-            config.lookup.attempt_timeout_secs = crate::config::Secs::Float(t);
+            config.lookup.attempt_timeout_secs = crate::settings::config::Secs::Float(t);
         }
         if let Some(t) = o.deadline_secs {
-            config.lookup.deadline_secs = crate::config::Secs::Float(t);
+            config.lookup.deadline_secs = crate::settings::config::Secs::Float(t);
         }
         if let Some(ua) = &o.user_agent {
             config.network.user_agent = ua.clone();

@@ -11,12 +11,12 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 use tokio::time::Instant;
 
-use crate::decode::{decode_body, DecodeError};
-use crate::extract::{extract, looks_like_html, BodyKind, ExtractMode};
-use crate::input::{Request, ToolInput};
-use crate::net::{Failure, Fetched};
-use crate::provider::Provider;
-use crate::receipt::{
+use crate::content::decode::{decode_body, DecodeError};
+use crate::content::extract::{extract, looks_like_html, BodyKind, ExtractMode};
+use crate::fetch::http::{Failure, Fetched};
+use crate::fetch::provider::Provider;
+use crate::model::input::{Request, ToolInput};
+use crate::model::receipt::{
     clip_chars, AttemptRecord, FailureReason, Outcome, Receipt, ToolResult, MAX_DETAIL_CHARS,
 };
 use crate::redact::Redactor;
@@ -79,7 +79,7 @@ pub fn window(text: &str, start: usize, max: usize) -> (&str, Option<usize>) {
 impl Engine {
     /// Set up the ready providers. Their HTTP clients are built on first use.
     pub fn new(settings: Arc<Settings>) -> Engine {
-        let clients = Arc::new(crate::provider::Clients::new(&settings));
+        let clients = Arc::new(crate::fetch::provider::Clients::new(&settings));
         let providers = settings
             .ready_providers()
             .map(|spec| Provider::build(spec, &clients))
@@ -320,7 +320,7 @@ impl Engine {
 
     /// `-vv`: what an attempt is about to send (the printer redacts it).
     fn request_line(&self, name: &str, url: &str, allowed: Duration) -> String {
-        use crate::config::ProviderDetail;
+        use crate::settings::config::ProviderDetail;
         let spec = self.settings.providers.iter().find(|s| s.name == name);
         let what = match spec.map(|s| &s.detail) {
             Some(ProviderDetail::Template {
@@ -329,17 +329,17 @@ impl Engine {
                 ..
             }) => format!(
                 "{} {}",
-                if *method == crate::config::Method::Post {
+                if *method == crate::settings::config::Method::Post {
                     "POST"
                 } else {
                     "GET"
                 },
-                crate::provider::fill(template, url)
+                crate::fetch::provider::fill(template, url)
             ),
             Some(ProviderDetail::Command { argv, .. }) => format!(
                 "run {}",
                 argv.iter()
-                    .map(|a| crate::provider::fill(a, url))
+                    .map(|a| crate::fetch::provider::fill(a, url))
                     .collect::<Vec<_>>()
                     .join(" ")
             ),
@@ -357,11 +357,11 @@ impl Engine {
         let s = &self.settings;
         if s.providers.is_empty() {
             return match &s.config.source {
-                crate::config::ConfigSource::File(p) => format!(
+                crate::settings::config::ConfigSource::File(p) => format!(
                     "the config file {} has no [[providers]]; the built-in `direct` applies only when no config file is found",
                     p.display()
                 ),
-                crate::config::ConfigSource::BuiltIn => "no providers are configured".into(),
+                crate::settings::config::ConfigSource::BuiltIn => "no providers are configured".into(),
             };
         }
         s.providers
@@ -385,12 +385,12 @@ impl Engine {
     ) -> Result<Content, Failure> {
         let job = Job {
             fetched,
-            via_template: p.kind == crate::config::ProviderKind::Template,
+            via_template: p.kind == crate::settings::config::ProviderKind::Template,
             json_pointer: match p.response {
-                crate::config::ResponseKind::Json => {
+                crate::settings::config::ResponseKind::Json => {
                     p.content_pointer.clone().or(Some(String::new()))
                 }
-                crate::config::ResponseKind::Text => None,
+                crate::settings::config::ResponseKind::Text => None,
             },
             mode: self.settings.extract,
             redactor,
@@ -473,7 +473,7 @@ impl Job {
                             Outcome::MalformedResponse,
                             format!(
                                 "JSON pointer '{ptr}' is {}, not a string",
-                                crate::input::type_name(other)
+                                crate::model::input::type_name(other)
                             ),
                         ))
                     }
@@ -501,11 +501,11 @@ impl Job {
                 .nth(4000)
                 .is_none()
         {
-            std::borrow::Cow::Owned(crate::interstitial::visible_text(&raw))
+            std::borrow::Cow::Owned(crate::content::interstitial::visible_text(&raw))
         } else {
             std::borrow::Cow::Borrowed(text.as_str())
         };
-        crate::judge::judge(
+        crate::content::judge::judge(
             &raw,
             &visible,
             &text,

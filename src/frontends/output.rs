@@ -135,7 +135,7 @@ pub fn use_color(stdout_is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -
 /// text on success. Plain text unless `color`; the caller prints it through the redactor.
 /// `window` is the `-o text` cut line when the text is one window of a longer content.
 pub fn human(
-    r: &crate::receipt::Receipt,
+    r: &crate::model::receipt::Receipt,
     text: &str,
     failure: &str,
     window: Option<&str>,
@@ -250,10 +250,10 @@ mod tests {
 
     #[test]
     fn human_view_is_plain_without_color() {
-        let mut r = crate::receipt::sample_receipt(true);
-        r.attempts_log.push(crate::receipt::AttemptRecord {
+        let mut r = crate::model::receipt::sample_receipt(true);
+        r.attempts_log.push(crate::model::receipt::AttemptRecord {
             provider: "direct".into(),
-            outcome: crate::receipt::Outcome::Ok,
+            outcome: crate::model::receipt::Outcome::Ok,
             http_status: Some(200),
             detail: "usable content".into(),
             elapsed_ms: 12,
@@ -274,7 +274,7 @@ mod tests {
         );
         assert!(colored.contains("\x1b[1;32msuccess"), "{colored}");
         assert!(colored.contains("characters 0-9 of 20; next: --start-index 9 (sha256"));
-        let f = crate::receipt::sample_receipt(false);
+        let f = crate::model::receipt::sample_receipt(false);
         let failed = human(&f, "", "no usable content (x)", None, false);
         assert!(
             failed.starts_with("error: no usable content (x)"),

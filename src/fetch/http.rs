@@ -16,8 +16,8 @@ use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use reqwest::redirect;
 use tokio::time::Instant;
 
-use crate::guard::{NetworkPolicy, Refusal};
-use crate::receipt::Outcome;
+use crate::fetch::guard::{NetworkPolicy, Refusal};
+use crate::model::receipt::Outcome;
 
 /// A response that landed with a 2xx status, body read (possibly cut at the cap).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -268,7 +268,7 @@ pub async fn send(
         {
             detail.push_str(&format!(
                 " (Retry-After: {})",
-                crate::receipt::clip_chars(ra, 40)
+                crate::model::receipt::clip_chars(ra, 40)
             ));
         }
         return Err(Failure {

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use encoding_rs::Encoding;
 use regex::bytes::Regex;
 
-use crate::extract::BodyKind;
+use crate::content::extract::BodyKind;
 
 /// The decoded body and what kind of text it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,7 +149,7 @@ pub fn decode_body(
                 "none declared, and the body is not text".into(),
             ))
         }
-        None if crate::extract::looks_like_html(&text) => BodyKind::Html,
+        None if crate::content::extract::looks_like_html(&text) => BodyKind::Html,
         None => BodyKind::OtherText,
     };
     Ok(Decoded { text, kind })

@@ -15,11 +15,11 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, BufReader};
 use tokio::sync::{mpsc, Semaphore};
 use tokio::task::JoinHandle;
 
-use crate::app::{EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_SUCCESS};
-use crate::input::{parse_request, InputError, Request, ToolInput};
+use crate::frontends::app::{EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_SUCCESS};
+use crate::frontends::output::Printer;
 use crate::lookup::Engine;
-use crate::output::Printer;
-use crate::receipt::ToolResult;
+use crate::model::input::{parse_request, InputError, Request, ToolInput};
+use crate::model::receipt::ToolResult;
 
 /// Longest input line, in bytes; longer lines are answered with an error.
 pub const MAX_LINE_BYTES: usize = 1024 * 1024;
@@ -44,7 +44,7 @@ fn request_for_line(line: &str, defaults: &ToolInput) -> Request {
         Request {
             tool_use_id: None,
             input: Ok(ToolInput {
-                url: crate::input::complete_scheme(t),
+                url: crate::model::input::complete_scheme(t),
                 ..defaults.clone()
             }),
         }
@@ -224,7 +224,7 @@ pub async fn run(
             let result = match handle.await {
                 Ok(r) => r,
                 Err(_) => ToolResult::new(
-                    crate::receipt::Receipt::start(String::new(), 0, 0).failed_internally(),
+                    crate::model::receipt::Receipt::start(String::new(), 0, 0).failed_internally(),
                     "internal error: this lookup was aborted".into(),
                     None,
                 ),

@@ -7,12 +7,14 @@ use std::sync::Arc;
 
 use clap::CommandFactory;
 
-use crate::cli::{BatchArgs, Cli, Command, GlobalArgs, LookupArgs, OutputFormat, RunArgs};
-use crate::config;
-use crate::input::{complete_scheme, parse_tool_request, Envelope, ToolInput};
+use crate::frontends::cli::{
+    BatchArgs, Cli, Command, GlobalArgs, LookupArgs, OutputFormat, RunArgs,
+};
+use crate::frontends::output::{Layout, Printer};
 use crate::lookup::{failure_line, Engine};
-use crate::output::{Layout, Printer};
+use crate::model::input::{complete_scheme, parse_tool_request, Envelope, ToolInput};
 use crate::redact::Redactor;
+use crate::settings::config;
 use crate::settings::{Overrides, Settings};
 
 pub const EXIT_SUCCESS: i32 = 0;
@@ -38,7 +40,7 @@ fn runtime() -> Result<tokio::runtime::Runtime, Usage> {
 fn settings(
     g: &GlobalArgs,
     providers: &[String],
-    extract: Option<crate::extract::ExtractMode>,
+    extract: Option<crate::content::extract::ExtractMode>,
     run: &RunArgs,
 ) -> Result<Settings, Usage> {
     let config = config::load(g.config.as_deref()).map_err(|e| Usage(e.to_string()))?;
@@ -77,7 +79,7 @@ fn engine(settings: Settings, printer: &Printer) -> Engine {
             settings.config.network.user_agent
         ));
         for p in &settings.providers {
-            if let crate::config::ProviderDetail::Http { headers, .. } = &p.detail {
+            if let crate::settings::config::ProviderDetail::Http { headers, .. } = &p.detail {
                 for (name, value) in headers {
                     // Names only for credentials; the printer redacts the rest anyway.
                     let shown = if crate::settings::sensitive_header(name) {
@@ -125,7 +127,12 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<i32, Usage> {
             let engine = engine(s, &printer);
             let rt = runtime()?;
             let opts = batch_options(&g, &b);
-            let code = rt.block_on(crate::batch::run(Arc::new(engine), &b.file, opts, printer));
+            let code = rt.block_on(crate::frontends::batch::run(
+                Arc::new(engine),
+                &b.file,
+                opts,
+                printer,
+            ));
             // After Ctrl-C a blocking read of stdin may still be pending: do not wait for it.
             rt.shutdown_background();
             code.map_err(Usage)
@@ -137,7 +144,10 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<i32, Usage> {
             let rt = runtime()?;
             // A session the client ended badly (e.g. no `initialize` first) is the client's
             // problem, not a usage error: say so on stderr and end as at end of stdin.
-            if let Err(e) = rt.block_on(crate::mcp::serve(Arc::new(engine), printer.clone())) {
+            if let Err(e) = rt.block_on(crate::frontends::mcp::serve(
+                Arc::new(engine),
+                printer.clone(),
+            )) {
                 printer.diag(&e);
             }
             Ok(EXIT_SUCCESS)
@@ -145,15 +155,15 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<i32, Usage> {
         Command::Providers { json } => {
             let s = settings(&g, &[], None, &RunArgs::default())?;
             let printer = Printer::new(s.redactor.clone(), layout);
-            crate::providers::print(&s, json, &printer);
+            crate::frontends::providers::print(&s, json, &printer);
             Ok(EXIT_SUCCESS)
         }
         Command::ToolSpec { flavor } => {
-            let _ = plain().json(&crate::spec::tool_spec(flavor));
+            let _ = plain().json(&crate::model::spec::tool_spec(flavor));
             Ok(EXIT_SUCCESS)
         }
         Command::Schema { name } => {
-            let _ = plain().text(crate::spec::schema_text(name));
+            let _ = plain().text(crate::model::spec::schema_text(name));
             Ok(EXIT_SUCCESS)
         }
         Command::Completions { shell } => {
@@ -167,8 +177,8 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<i32, Usage> {
     }
 }
 
-fn batch_options(g: &GlobalArgs, b: &BatchArgs) -> crate::batch::BatchOptions {
-    crate::batch::BatchOptions {
+fn batch_options(g: &GlobalArgs, b: &BatchArgs) -> crate::frontends::batch::BatchOptions {
+    crate::frontends::batch::BatchOptions {
         concurrency: b.concurrency as usize,
         per_host: b.per_host as usize,
         verbose: g.verbose > 0,
@@ -197,7 +207,11 @@ fn private_hint(s: &Settings, url: &str) -> bool {
 }
 
 /// The stderr line for `-o text` when the window is not the whole content.
-pub fn window_line(r: &crate::receipt::Receipt, start: usize, shown: usize) -> Option<String> {
+pub fn window_line(
+    r: &crate::model::receipt::Receipt,
+    start: usize,
+    shown: usize,
+) -> Option<String> {
     let total = r.content_chars;
     let start = start as u64;
     let end = start.saturating_add(shown as u64).min(total);
@@ -228,8 +242,9 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<i32, Usage> {
     let rt = runtime()?;
     let result = rt.block_on(engine.lookup(&input));
     let ok = result.receipt.ok;
-    let refused =
-        hint && result.receipt.failure_reason == Some(crate::receipt::FailureReason::InvalidInput);
+    let refused = hint
+        && result.receipt.failure_reason
+            == Some(crate::model::receipt::FailureReason::InvalidInput);
     let _ = match a.output {
         OutputFormat::ToolResult | OutputFormat::Receipt => {
             if refused {
@@ -269,7 +284,7 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<i32, Usage> {
         }
         OutputFormat::Human => {
             use std::io::IsTerminal;
-            let color = crate::output::use_color(
+            let color = crate::frontends::output::use_color(
                 std::io::stdout().is_terminal(),
                 std::env::var_os("NO_COLOR").as_deref(),
             );
@@ -278,7 +293,7 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<i32, Usage> {
                 failure = format!("{failure} {ALLOW_PRIVATE_HINT}");
             }
             let window = window_line(&result.receipt, start_index, result.text.chars().count());
-            printer.text(&crate::output::human(
+            printer.text(&crate::frontends::output::human(
                 &result.receipt,
                 &result.text,
                 &failure,
@@ -379,9 +394,9 @@ fn tool(g: &GlobalArgs, layout: Layout) -> Result<i32, Usage> {
     let failed = |message: String| {
         (
             Envelope::Plain,
-            crate::input::Request {
+            crate::model::input::Request {
                 tool_use_id: None,
-                input: Err(crate::input::InputError { message }),
+                input: Err(crate::model::input::InputError { message }),
             },
         )
     };

@@ -84,7 +84,7 @@ fn integer(field: &str, v: &Value) -> Result<i64, InputError> {
 
 fn short(v: &Value) -> String {
     let s = v.to_string();
-    crate::receipt::clip_chars(&s, 40)
+    crate::model::receipt::clip_chars(&s, 40)
 }
 
 impl ToolInput {
@@ -111,7 +111,7 @@ impl ToolInput {
                 if unknown.len() > 1 { "s" } else { "" },
                 unknown
                     .iter()
-                    .map(|k| format!("`{}`", crate::receipt::clip_chars(k, 40)))
+                    .map(|k| format!("`{}`", crate::model::receipt::clip_chars(k, 40)))
                     .collect::<Vec<_>>()
                     .join(", "),
                 INPUT_FIELDS.join(", ")
@@ -263,7 +263,7 @@ pub fn parse_tool_request(text: &str) -> (Envelope, Request) {
                     tool_use_id: None,
                     input: Err(err(format!(
                         "`toolUse` must be an object like {{\"toolUseId\": \"t1\", \"name\": \"{}\", \"input\": {{\"url\": \"https://example.com\"}}}}, got {}",
-                        crate::spec::TOOL_NAME,
+                        crate::model::spec::TOOL_NAME,
                         type_name(other)
                     ))),
                 },
@@ -272,7 +272,7 @@ pub fn parse_tool_request(text: &str) -> (Envelope, Request) {
                 let extra: Vec<String> = map
                     .keys()
                     .filter(|k| *k != "toolUse")
-                    .map(|k| format!("`{}`", crate::receipt::clip_chars(k, 40)))
+                    .map(|k| format!("`{}`", crate::model::receipt::clip_chars(k, 40)))
                     .collect();
                 request.input = Err(err(format!(
                     "unknown field{} {} next to `toolUse`; a Converse block has only `toolUse`",
@@ -326,18 +326,18 @@ pub fn request_from_value(value: &Value) -> Request {
                 if extra.len() > 1 { "s" } else { "" },
                 extra
                     .iter()
-                    .map(|k| format!("`{}`", crate::receipt::clip_chars(k, 40)))
+                    .map(|k| format!("`{}`", crate::model::receipt::clip_chars(k, 40)))
                     .collect::<Vec<_>>()
                     .join(", ")
             )));
         }
         match map.get("name") {
             None => {}
-            Some(Value::String(n)) if n == crate::spec::TOOL_NAME => {}
+            Some(Value::String(n)) if n == crate::model::spec::TOOL_NAME => {}
             Some(other) => {
                 return Err(err(format!(
                     "ToolUse `name` must be \"{}\", got {}",
-                    crate::spec::TOOL_NAME,
+                    crate::model::spec::TOOL_NAME,
                     short(other)
                 )))
             }

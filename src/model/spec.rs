@@ -7,7 +7,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::cli::{Flavor, SchemaName};
+use crate::frontends::cli::{Flavor, SchemaName};
 
 /// The tool's name in every ecosystem.
 pub const TOOL_NAME: &str = "verified_web_lookup";
@@ -23,9 +23,9 @@ failure_reason, content_chars and next_start_index (set when the page continues:
 with start_index set to it to read more). Pass must_contain with a word or phrase you expect \
 on the right page, so that a wrong page counts as a failure.";
 
-const RECEIPT_SCHEMA_TEXT: &str = include_str!("../schemas/receipt.json");
-const TOOL_RESULT_SCHEMA_TEXT: &str = include_str!("../schemas/tool-result.json");
-const TOOL_INPUT_SCHEMA_TEXT: &str = include_str!("../schemas/tool-input.json");
+const RECEIPT_SCHEMA_TEXT: &str = include_str!("../../schemas/receipt.json");
+const TOOL_RESULT_SCHEMA_TEXT: &str = include_str!("../../schemas/tool-result.json");
+const TOOL_INPUT_SCHEMA_TEXT: &str = include_str!("../../schemas/tool-input.json");
 
 /// The only keywords the model-facing input schema may use.
 pub const MODEL_KEYWORDS: [&str; 7] = [
@@ -203,6 +203,6 @@ mod tests {
     fn input_fields_match_the_schema() {
         let props = input_schema()["properties"].as_object().unwrap().clone();
         let names: Vec<&str> = props.keys().map(String::as_str).collect();
-        assert_eq!(names, crate::input::INPUT_FIELDS);
+        assert_eq!(names, crate::model::input::INPUT_FIELDS);
     }
 }

@@ -5,7 +5,7 @@
 //! `min_chars`. The first that
 //! fails decides, and its detail names what decided. Pure functions: no I/O, no panics.
 
-use crate::receipt::clip_chars;
+use crate::model::receipt::clip_chars;
 
 /// Judge `text` (what the caller would receive). `raw` is the decoded body and `visible`
 /// all of its visible text (for HTML: the whole page, not only the extracted article; else
@@ -23,7 +23,7 @@ pub fn judge(
         return Err("empty body".into());
     }
     // A challenge page often extracts to no text at all: name the challenge, not the void.
-    if let Some(marker) = crate::interstitial::detect(raw, visible) {
+    if let Some(marker) = crate::content::interstitial::detect(raw, visible) {
         return Err(format!("interstitial page detected ('{marker}')"));
     }
     if text.trim().is_empty() {

@@ -15,7 +15,7 @@ use regex::Regex;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::extract::ExtractMode;
+use crate::content::extract::ExtractMode;
 
 /// The crate version, substituted for `VERSION` in `network.user_agent`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -463,7 +463,7 @@ fn unterminated_var(s: &str) -> Option<String> {
         if !after[name_len..].starts_with('}') {
             return Some(format!(
                 "unterminated `${{{}`: write ${{NAME}} to take an environment variable",
-                crate::receipt::clip_chars(&after[..name_len], 40)
+                crate::model::receipt::clip_chars(&after[..name_len], 40)
             ));
         }
         rest = &after[name_len..];

@@ -2,7 +2,7 @@
 //! (`rmcp`), exposing the one tool `verified_web_lookup` (DESIGN.md §2, §9 "MCP results").
 //!
 //! - `tools/list` gives the tool with the model-facing `inputSchema` and the receipt as
-//!   `outputSchema`, both from [`crate::spec`] (one source of truth).
+//!   `outputSchema`, both from [`crate::model::spec`] (one source of truth).
 //! - `tools/call` runs the same [`Engine::answer`] as `vetch tool` and maps the tool result:
 //!   `structuredContent` is the receipt, `content` is [the receipt as JSON text, the page
 //!   text or failure line], and `isError` is true exactly when the status is `error`.
@@ -33,11 +33,11 @@ use rmcp::service::{QuitReason, RequestContext, ServerInitializeError};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
 
-use crate::input::{Request, ToolInput};
+use crate::frontends::output::Printer;
 use crate::lookup::Engine;
-use crate::output::Printer;
-use crate::receipt::{clip_chars, ToolResult};
-use crate::spec;
+use crate::model::input::{Request, ToolInput};
+use crate::model::receipt::{clip_chars, ToolResult};
+use crate::model::spec;
 
 /// Longest echo of a client-sent tool name in an error message, in characters.
 const MAX_ECHO_CHARS: usize = 80;
@@ -404,11 +404,11 @@ pub async fn serve(engine: Arc<Engine>, printer: Printer) -> Result<(), String> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::receipt::Receipt;
+    use crate::model::receipt::Receipt;
     use serde_json::json;
 
     fn receipt(ok: bool) -> Receipt {
-        let mut r = crate::receipt::sample_receipt(ok);
+        let mut r = crate::model::receipt::sample_receipt(ok);
         r.content_chars = 4;
         r
     }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::extract::ExtractMode;
+use crate::content::extract::ExtractMode;
 
 const ABOUT: &str =
     "Verified web lookup: fetch a URL through ordered providers and print an honest receipt.";
@@ -126,7 +126,7 @@ impl std::str::FromStr for Header {
         if name.is_empty() || reqwest::header::HeaderName::from_bytes(name.as_bytes()).is_err() {
             return Err(format!(
                 "'{}' is not a valid header name",
-                crate::receipt::clip_chars(name, 40)
+                crate::model::receipt::clip_chars(name, 40)
             ));
         }
         let value = value.trim();

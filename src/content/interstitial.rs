@@ -831,7 +831,12 @@ mod tests {
         ($dir:literal, $name:literal) => {
             (
                 $name,
-                include_str!(concat!("../tests/fixtures/interstitial/", $dir, "/", $name)),
+                include_str!(concat!(
+                    "../../tests/fixtures/interstitial/",
+                    $dir,
+                    "/",
+                    $name
+                )),
             )
         };
     }

@@ -1500,10 +1500,10 @@ fn pretty_json(body: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    const ARTICLE: &str = include_str!("../tests/fixtures/extract/article.html");
-    const DOCS: &str = include_str!("../tests/fixtures/extract/docs.html");
-    const CP1252: &[u8] = include_bytes!("../tests/fixtures/extract/windows-1252.html");
-    const SPA: &str = include_str!("../tests/fixtures/extract/spa.html");
+    const ARTICLE: &str = include_str!("../../tests/fixtures/extract/article.html");
+    const DOCS: &str = include_str!("../../tests/fixtures/extract/docs.html");
+    const CP1252: &[u8] = include_bytes!("../../tests/fixtures/extract/windows-1252.html");
+    const SPA: &str = include_str!("../../tests/fixtures/extract/spa.html");
 
     fn md(html: &str) -> Extracted {
         extract(

@@ -1,0 +1,9 @@
+//! From bytes to text a caller can use, and the judgement on it: [`decode`] (charset and
+//! what counts as text), [`extract`] (HTML to Markdown or text, JSON pretty-printing),
+//! [`interstitial`] (challenge pages, consent walls, empty app shells) and [`judge`] (the
+//! usability checks in their fixed order). Pure CPU work: no I/O.
+
+pub mod decode;
+pub mod extract;
+pub mod interstitial;
+pub mod judge;

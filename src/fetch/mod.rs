@@ -1,0 +1,7 @@
+//! Getting bytes. [`guard`] decides where vetch may connect, [`http`] sends one bounded
+//! request through the guard, and [`provider`] is the list of ways an attempt can get a
+//! page (`http`, `template`, `command`). Nothing here judges content.
+
+pub mod guard;
+pub mod http;
+pub mod provider;

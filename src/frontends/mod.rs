@@ -1,0 +1,10 @@
+//! The ways in and out: the command line ([`cli`], dispatched by [`app`]), the tool,
+//! batch and MCP front ends, the providers listing, and the one redacting writer
+//! ([`output`]) through which every byte leaves the process.
+
+pub mod app;
+pub mod batch;
+pub mod cli;
+pub mod mcp;
+pub mod output;
+pub mod providers;
