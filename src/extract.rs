@@ -351,8 +351,112 @@ fn whole_body(doc: Document, base: Option<&url::Url>, text_mode: bool) -> String
 /// Parse the page and apply the preparation shared by both paths.
 fn parse_prepared(body: &str) -> (Document, Option<String>) {
     let doc = Document::from(&*cap_nesting(body, MAX_DEPTH));
+    remove_unseen(&doc);
     let title = prepare(&doc);
     (doc, title)
+}
+
+// --- what a person sees (issue 18) -----------------------------------------------------
+
+/// Symbol runs at least this long are cut from text outside code before conversion.
+/// Longer than the judge's measure ([`crate::interstitial::SYMBOL_RUN`]): removing
+/// content needs more certainty than not counting it.
+const SYMBOL_RUN_CUT: usize = 80;
+
+/// A hidden element holding this many readable characters or more stays: a page that
+/// hides its whole article until a script has run (against a flash of unstyled content)
+/// shows it to every reader with JavaScript.
+const HIDDEN_KEEP: usize = 2000;
+
+/// Remove what a person does not see, before extraction and before the judge measures
+/// the page: `<template>`, elements with the `hidden` attribute, `aria-hidden="true"` or
+/// an inline `display:none` / `visibility:hidden` (unless they hold [`HIDDEN_KEEP`]
+/// readable characters), and symbol runs (obfuscated JavaScript, base64, minified CSS) in
+/// text outside `<pre>`, `<code>`, `<kbd>`, `<samp>` and `<textarea>`.
+fn remove_unseen(doc: &Document) {
+    let mut doomed: Vec<NodeRef> = Vec::new();
+    let mut texts: Vec<NodeRef> = Vec::new();
+    // (node, inside code)
+    let mut stack: Vec<(NodeRef, bool)> = vec![(doc.root(), false)];
+    while let Some((node, in_code)) = stack.pop() {
+        for child in node.children_it(false) {
+            if child.is_text() {
+                if !in_code {
+                    texts.push(child);
+                }
+                continue;
+            }
+            if !child.is_element() {
+                continue;
+            }
+            let (hidden, code) = child
+                .qual_name_ref()
+                .map(|name| match &*name.local {
+                    "html" | "body" => (false, false),
+                    "template" => (true, false),
+                    "pre" | "code" | "kbd" | "samp" | "textarea" | "script" | "style" => {
+                        (is_hidden(&child), true)
+                    }
+                    _ => (is_hidden(&child), false),
+                })
+                .unwrap_or_default();
+            if hidden {
+                doomed.push(child);
+            } else {
+                stack.push((child, in_code || code));
+            }
+        }
+    }
+    for node in doomed {
+        node.remove_from_parent();
+    }
+    for node in texts {
+        let text = node.text();
+        if text.len() >= SYMBOL_RUN_CUT {
+            if let Some(clean) = crate::interstitial::strip_symbol_runs(&text, SYMBOL_RUN_CUT) {
+                node.set_text(clean);
+            }
+        }
+    }
+}
+
+/// Hidden by markup (see [`remove_unseen`]), and not a large block of readable text.
+fn is_hidden(node: &NodeRef) -> bool {
+    let marked = node.has_attr("hidden")
+        || node
+            .attr("aria-hidden")
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+        || node.attr("style").is_some_and(|style| {
+            style.split(';').any(|decl| {
+                let Some((prop, value)) = decl.split_once(':') else {
+                    return false;
+                };
+                let prop = prop.trim().to_ascii_lowercase();
+                let value = value.trim().to_ascii_lowercase();
+                (prop == "display" && value.starts_with("none"))
+                    || (prop == "visibility"
+                        && (value.starts_with("hidden") || value.starts_with("collapse")))
+            })
+        });
+    marked && crate::interstitial::readable_len(&node.text(), HIDDEN_KEEP) < HIDDEN_KEEP
+}
+
+/// All the text a person sees on an HTML page, for the judge's measure: the body without
+/// `<head>`, scripts, styles and what [`remove_unseen`] removes. `<noscript>` text is
+/// kept, as a reader without JavaScript sees it. `None` when the parser failed.
+pub fn visible_text(html: &str) -> Option<String> {
+    guarded(|| {
+        let doc = Document::from(&*cap_nesting(html, MAX_DEPTH));
+        remove_unseen(&doc);
+        doc.select("head, script, style, template").remove();
+        let body = doc.select("body");
+        let sel = if body.exists() {
+            body
+        } else {
+            doc.select("html")
+        };
+        tidy_text(&sel.formatted_text())
+    })
 }
 
 /// The elements the preparation works on, found in one walk over the tree (each

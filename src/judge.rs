@@ -1,9 +1,11 @@
 //! The usability judgement: is this text something the caller can use?
 //!
-//! Checks run in a fixed order (issue 2): empty body, then interstitial / challenge / cookie
-//! wall / JS-only shell, then no readable text, then `must_contain` (case-insensitive), then
-//! `min_chars`. The first that
-//! fails decides, and its detail names what decided. Pure functions: no I/O, no panics.
+//! Checks run in a fixed order (issue 2): empty body, then interstitial / challenge / consent
+//! wall / script-only page, then no readable text, then `must_contain` (case-insensitive),
+//! then `min_chars`. The first that fails decides, and its detail names what decided.
+//! "Readable" text leaves out symbol runs (obfuscated script, base64 blobs, minified CSS
+//! outside code blocks): they count neither as text nor towards `min_chars` (issue 18).
+//! Pure functions: no I/O, no panics.
 
 use crate::receipt::clip_chars;
 
@@ -23,10 +25,10 @@ pub fn judge(
         return Err("empty body".into());
     }
     // A challenge page often extracts to no text at all: name the challenge, not the void.
-    if let Some(marker) = crate::interstitial::detect(raw, visible) {
-        return Err(format!("interstitial page detected ('{marker}')"));
+    if let Some(found) = crate::interstitial::detect(raw, visible) {
+        return Err(found.detail());
     }
-    if text.trim().is_empty() {
+    if crate::interstitial::readable_len(text, 1) == 0 {
         return Err("no readable text in the body".into());
     }
     if let Some(needle) = must_contain.filter(|n| !n.is_empty()) {
@@ -37,13 +39,25 @@ pub fn judge(
             ));
         }
     }
-    let chars = text.chars().count();
+    let chars = readable_chars(text);
     if chars < min_chars {
         return Err(format!(
             "content too short: {chars} chars, min_chars is {min_chars}"
         ));
     }
     Ok(())
+}
+
+/// Characters of `text` that count towards `min_chars`: all of them but those in symbol
+/// runs (obfuscated script, base64, minified CSS outside code blocks; see
+/// [`crate::interstitial::symbol_runs`]).
+pub fn readable_chars(text: &str) -> usize {
+    let runs = crate::interstitial::symbol_runs(text, crate::interstitial::SYMBOL_RUN);
+    let in_runs: usize = runs
+        .into_iter()
+        .map(|r| text.get(r).map_or(0, |s| s.chars().count()))
+        .sum();
+    text.chars().count().saturating_sub(in_runs)
 }
 
 /// Case-insensitive substring test (Unicode lower-casing on both sides).

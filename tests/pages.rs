@@ -111,3 +111,23 @@ async fn genuine_pages_are_usable_after_extraction() {
         "genuine pages judged unusable: {flagged:#?}"
     );
 }
+
+/// Issue 18: the 2020 Cloudflare "I'm Under Attack" page hides kilobytes of obfuscated
+/// arithmetic (`+((!+[]+(!![])…`) in `display:none` divs. Counted as visible text, that
+/// outweighed the `Just a moment...` title and the page came back `success` with 8 KB of
+/// escaped brackets.
+#[tokio::test]
+async fn regression_cloudflare_iuam_2020_hidden_jschl_called_success() {
+    let (server, _) = serve("challenge").await;
+    let e = engine(&http_providers(&["direct"]));
+    let out = e
+        .lookup(&ToolInput::for_url(format!(
+            "{}/cloudflare-iuam-2020-hidden-jschl.html",
+            server.uri()
+        )))
+        .await;
+    let a = &out.receipt.attempts_log[0];
+    assert!(!out.receipt.ok, "called success: {}", out.text);
+    assert_eq!(a.outcome, Outcome::UnusableContent);
+    assert_eq!(a.detail, "interstitial page detected ('just a moment')");
+}
