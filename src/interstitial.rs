@@ -193,12 +193,6 @@ const TITLE_SPECS: &[Spec] = &[
         SHORT,
         false,
     ),
-    (
-        r"^you are being redirected(?:\.|…|\s)*$",
-        "you are being redirected",
-        SHELL,
-        false,
-    ),
 ];
 
 /// Vendor markup in the raw body. Order is priority.
