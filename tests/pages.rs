@@ -268,3 +268,38 @@ async fn regression_cloudflare_iuam_2020_hidden_jschl_called_success() {
     assert_eq!(a.outcome, Outcome::UnusableContent);
     assert_eq!(a.detail, "interstitial page detected ('just a moment')");
 }
+
+async fn text_of(server: &MockServer, name: &str) -> String {
+    let e = engine(&http_providers(&["direct"]));
+    let out = e
+        .lookup(&ToolInput::for_url(format!("{}/{name}", server.uri())))
+        .await;
+    assert!(
+        out.receipt.ok,
+        "{name}: {}",
+        out.receipt.attempts_log[0].detail
+    );
+    out.text
+}
+
+#[tokio::test]
+async fn hidden_blocks_are_not_handed_out_and_code_is_kept() {
+    let (server, _) = serve("genuine").await;
+    // A hidden JSON state blob is not content.
+    let text = text_of(&server, "article-hidden-json-state.html").await;
+    assert!(text.contains("hydrostatic head") || text.contains("Hydrostatic head"));
+    assert!(!text.contains("price_cents"), "{text}");
+    // Obfuscated arithmetic in a code block is the tutorial's content: kept exactly.
+    let text = text_of(&server, "tutorial-jsfuck-arithmetic.html").await;
+    assert!(
+        text.contains("+((!+[]+!![]+!![]+[])+(!+[]+!![]))   // 32"),
+        "{text}"
+    );
+    // The hidden mobile menu is not printed a second time.
+    assert_eq!(text.matches("About").count(), 0, "{text}");
+    let text = text_of(&server, "explainer-minified-code.html").await;
+    assert!(text.contains("function c(t,e){let n=0;for(const o of t)"));
+    assert!(text.contains(".card{display:flex;flex-direction:column;"));
+    let text = text_of(&server, "tutorial-regex-lookarounds.html").await;
+    assert!(text.contains("^(?=.*[a-z])(?=.*[A-Z])(?=.*\\d)"), "{text}");
+}
