@@ -459,6 +459,80 @@ pub fn visible_text(html: &str) -> Option<String> {
     })
 }
 
+#[cfg(test)]
+mod unseen_tests {
+    use super::*;
+
+    fn md(html: &str) -> String {
+        extract(html, BodyKind::Html, ExtractMode::Auto, None).text
+    }
+
+    const PROSE: &str = "The river rose overnight and the ferry stayed in port until noon, \
+                         when the harbour master judged the current safe again.";
+
+    #[test]
+    fn hidden_elements_are_not_content() {
+        let jschl = "+((!+[]+(!![])+!![]+!![]+[])+(+!![]))/+((!+[]+!![]+[])+(!+[]+!![]))";
+        for hidden in [
+            "<div hidden>SECRET-A</div>",
+            "<div aria-hidden=\"true\">SECRET-A</div>",
+            "<div style=\"color:red; DISPLAY : none !important\">SECRET-A</div>",
+            "<span style=\"visibility:hidden\">SECRET-A</span>",
+            "<template><p>SECRET-A</p></template>",
+        ] {
+            let html = format!("<html><body><p>{PROSE}</p>{hidden}<p>{PROSE}</p></body></html>");
+            let text = md(&html);
+            assert!(!text.contains("SECRET-A"), "{hidden}: {text}");
+            assert!(text.contains("harbour master"), "{hidden}: {text}");
+            let seen = visible_text(&html).unwrap_or_default();
+            assert!(!seen.contains("SECRET-A"), "{hidden}: {seen}");
+        }
+        let html = format!(
+            "<html><body><p>{PROSE}</p><div style=\"display:none\">{}</div></body></html>",
+            jschl.repeat(40)
+        );
+        assert!(!md(&html).contains("!!"), "{}", md(&html));
+    }
+
+    #[test]
+    fn a_large_hidden_article_is_kept() {
+        // Pages that hide their article until a script has run show it to every reader
+        // with JavaScript.
+        let html = format!(
+            "<html><body><div id=\"content\" style=\"display:none\"><p>{}</p></div></body></html>",
+            PROSE.repeat(20)
+        );
+        assert!(md(&html).contains("harbour master"));
+    }
+
+    #[test]
+    fn symbol_runs_are_cut_outside_code_only() {
+        let run = "+((!+[]+(!![])+!![]+[])+(+!![]))".repeat(5);
+        let base64 =
+            "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NTY3ODk=";
+        let html = format!(
+            "<html><body><p>{PROSE}</p><p>{run}</p><p>Blob: {base64}</p>\
+             <pre><code>{run}</code></pre><p>Inline <code>{run}</code> code.</p><p>{PROSE}</p></body></html>"
+        );
+        let text = md(&html);
+        // Once in the code block, once in the inline code: never as prose.
+        assert_eq!(text.matches(&run).count(), 2, "{text}");
+        assert!(!text.contains(base64), "{text}");
+        assert!(text.contains("Blob:"), "{text}");
+        let plain = extract(&html, BodyKind::Html, ExtractMode::Text, None).text;
+        assert_eq!(plain.matches(&run).count(), 2, "{plain}");
+    }
+
+    #[test]
+    fn visible_text_keeps_noscript_and_drops_head_and_scripts() {
+        let html = "<html><head><title>T</title><style>p{color:red}</style></head><body>\
+                    <noscript>Please enable JavaScript.</noscript><script>var x=1;</script>\
+                    <p>Shown.</p></body></html>";
+        let seen = visible_text(html).unwrap_or_default();
+        assert_eq!(seen, "Please enable JavaScript.\nShown.");
+    }
+}
+
 /// The elements the preparation works on, found in one walk over the tree (each
 /// `select` is a walk of its own, and the page is walked enough by readability).
 #[derive(Default)]

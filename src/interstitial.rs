@@ -303,10 +303,15 @@ const MARKUP_SPECS: &[Spec] = &[
     ),
     // Radware Bot Manager (formerly ShieldSquare) sends blocked visitors to its captcha
     // host.
-    (r"\bvalidate\.perfdrive\.com\b", "perfdrive", SHORT, true),
+    (
+        r#"(?:src|action|href)\s*=\s*["']?https?://validate\.perfdrive\.com/"#,
+        "perfdrive",
+        SHORT,
+        true,
+    ),
     // Kasada's challenge page: its SDK bootstrap and the `ips.js` challenge script.
     (
-        r"\bKPSDK\b|/ips\.js\?[^\s\x22']*tkrm_",
+        r#"<script\b[^>]*>\s*window\.KPSDK\s*=|<script\b[^>]*\bsrc\s*=\s*["']?[^"'\s>]*/ips\.js\?[^\s"'>]*tkrm_"#,
         "kasada",
         SHORT,
         true,
@@ -319,7 +324,7 @@ const MARKUP_SPECS: &[Spec] = &[
         true,
     ),
     (
-        r"/\.well-known/vercel/security/",
+        r#"(?:src|href)\s*=\s*["']?(?:https?://[^/"'\s>]+)?/\.well-known/vercel/security/"#,
         "vercel security checkpoint",
         SHORT,
         true,
@@ -362,11 +367,21 @@ const DECISIVE_SPECS: &[Spec] = &[
         0,
         true,
     ),
-    (r"\bvalidate\.perfdrive\.com\b", "perfdrive", 0, true),
-    (r"/ips\.js\?[^\s\x22']*tkrm_", "kasada", 0, true),
+    (
+        r#"(?:src|action)\s*=\s*["']?https?://validate\.perfdrive\.com/"#,
+        "perfdrive",
+        0,
+        true,
+    ),
+    (
+        r#"<script\b[^>]*\bsrc\s*=\s*["']?[^"'\s>]*/ips\.js\?[^\s"'>]*tkrm_"#,
+        "kasada",
+        0,
+        true,
+    ),
     (r"\bsucuri_cloudproxy_js\b", "sucuri_cloudproxy", 0, true),
     (
-        r"/\.well-known/vercel/security/static/challenge",
+        r#"\bsrc\s*=\s*["']?(?:https?://[^/"'\s>]+)?/\.well-known/vercel/security/static/challenge"#,
         "vercel security checkpoint",
         0,
         true,
@@ -1300,6 +1315,44 @@ mod tests {
                 fixture!("challenge", "reader-cookie-wall.md"),
                 "we value your privacy",
             ),
+            c(
+                fixture!("challenge", "cloudflare-iuam-2020-hidden-jschl.html"),
+                "just a moment",
+            ),
+            c(
+                fixture!("challenge", "cloudflare-iuam-fr-hidden.html"),
+                "just a moment",
+            ),
+            c(
+                fixture!("challenge", "cloudflare-challenge-de.html"),
+                "just a moment",
+            ),
+            c(
+                fixture!("challenge", "cloudflare-custom-challenge-es.html"),
+                "_cf_chl_opt",
+            ),
+            c(
+                fixture!("challenge", "reader-cloudflare-iuam-2020.md"),
+                "just a moment",
+            ),
+            c(
+                fixture!("challenge", "radware-captcha.html"),
+                "radware captcha",
+            ),
+            c(fixture!("challenge", "kasada-challenge.html"), "kasada"),
+            c(fixture!("challenge", "hcaptcha-gate.html"), "hcaptcha"),
+            c(
+                fixture!("challenge", "sucuri-js-challenge.html"),
+                "sucuri_cloudproxy",
+            ),
+            c(
+                fixture!("challenge", "vercel-security-checkpoint.html"),
+                "vercel security checkpoint",
+            ),
+            c(
+                fixture!("challenge", "wordfence-blocked.html"),
+                "your access to this site has been limited",
+            ),
         ]
     }
 
@@ -1320,6 +1373,17 @@ mod tests {
             fixture!("genuine", "news-brief-cookie-fine.html"),
             fixture!("genuine", "cookie-policy.html"),
             fixture!("genuine", "forum-question-challenge.html"),
+            fixture!("genuine", "tutorial-jsfuck-arithmetic.html"),
+            fixture!("genuine", "tutorial-regex-lookarounds.html"),
+            fixture!("genuine", "explainer-minified-code.html"),
+            fixture!("genuine", "article-hidden-json-state.html"),
+            fixture!("genuine", "article-enable-javascript.html"),
+            fixture!("genuine", "contact-form-hcaptcha.html"),
+            fixture!("genuine", "news-radware-shieldsquare.html"),
+            fixture!("genuine", "blog-kasada-bot-defense.html"),
+            fixture!("genuine", "help-sucuri-firewall.html"),
+            fixture!("genuine", "wordpress-wordfence-lockout.html"),
+            fixture!("genuine", "blog-vercel-checkpoint.html"),
         ]
     }
 
@@ -1381,6 +1445,12 @@ mod tests {
             "cloudflare-challenge-ja.html",
             "vue-app-shell-empty.html",
             "cloudflare-iuam-legacy.html",
+            "cloudflare-iuam-2020-hidden-jschl.html",
+            "cloudflare-iuam-fr-hidden.html",
+            "cloudflare-challenge-de.html",
+            "cloudflare-custom-challenge-es.html",
+            "kasada-challenge.html",
+            "radware-captcha.html",
         ];
         for (name, raw, _) in challenge_fixtures() {
             let text = text_for(name, raw);
@@ -1719,6 +1789,92 @@ mod tests {
             let _ = marker(&raw, &text);
             let _ = marker(&raw, &raw);
         }
+    }
+
+    #[test]
+    fn details_name_the_kind() {
+        let d = |raw: &str, text: &str| detect(raw, text).map(|d| d.detail());
+        assert_eq!(
+            d("<title>Just a moment...</title>", ""),
+            Some("interstitial page detected ('just a moment')".into())
+        );
+        assert_eq!(
+            d("<title>Before you continue to Google</title>", "Accept all"),
+            Some("consent wall detected ('before you continue')".into())
+        );
+        assert_eq!(
+            d("<body><div id=\"root\"></div></body>", ""),
+            Some("script-only page detected ('empty app shell')".into())
+        );
+        let wall =
+            "We value your privacy\\n\\nWe and our partners use cookies to store and access \\
+                    information on your device, for personalised ads and content.\\n\\nAccept all";
+        assert_eq!(
+            d(wall, wall),
+            Some("consent wall detected ('we value your privacy')".into())
+        );
+    }
+
+    #[test]
+    fn symbol_runs_are_not_readable() {
+        let jschl = "+((!+[]+(!![])+!![]+!![]+[])+(+!![]))";
+        assert_eq!(symbol_runs(jschl, SYMBOL_RUN), vec![0..jschl.len()]);
+        assert_eq!(readable_len(&jschl.repeat(100), usize::MAX), 0);
+        // Short operator tokens between words are no run.
+        assert!(symbol_runs("let x = a + b * (c - 1); // sum", SYMBOL_RUN).is_empty());
+        assert!(symbol_runs("| 12.5 | 13.1 | 14.0 | 15.2 | 16.9 | 17.4 |", SYMBOL_RUN).is_empty());
+        // Long ASCII tokens (base64, minified CSS) are not words; long words in other
+        // scripts are.
+        let b64 = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5eg==";
+        assert_eq!(readable_len(&format!("Blob {b64} end"), usize::MAX), 8);
+        let ja = "人間であることを確認しています。これには数秒かかる場合があります。";
+        assert_eq!(readable_len(ja, usize::MAX), ja.chars().count());
+        // Markdown links are words; fenced code is never a run.
+        assert!(symbol_runs(
+            "- [Home](https://example.com/a/very/long/path/to/the/home/page.html)",
+            SYMBOL_RUN
+        )
+        .is_empty());
+        let fenced = format!("Intro text here.\n```js\n{}\n```\nOutro.", jschl.repeat(3));
+        assert!(symbol_runs(&fenced, SYMBOL_RUN).is_empty());
+        assert_eq!(
+            strip_symbol_runs(&format!("a {jschl} b"), SYMBOL_RUN).as_deref(),
+            Some("a  b")
+        );
+    }
+
+    #[test]
+    fn a_decisive_structure_decides_whatever_the_volume() {
+        // The Spanish custom challenge page shows more than the title and markup ceilings
+        // allow (shop navigation and footer), but no article.
+        let raw = include_str!(
+            "../tests/fixtures/interstitial/challenge/cloudflare-custom-challenge-es.html"
+        );
+        let text = visible_text(raw);
+        assert!(visible_len(&text, usize::MAX) >= SHORT, "{}", text.len());
+        assert_eq!(marker(raw, &text), Some("_cf_chl_opt"));
+        // With a real article beside it, the structure does not decide.
+        let article = long_article(400);
+        let with_article = format!("{text}\n{article}");
+        assert_eq!(marker(raw, &with_article), None);
+        // A huge symbol-run volume does not hide a jschl form.
+        let jschl = "<title>Just a moment...</title><form id=\"challenge-form\"><input type=\"hidden\" name=\"jschl_vc\" value=\"1\"></form>";
+        let junk = "+((!+[]+(!![])+!![]+!![]+[])+(+!![])) ".repeat(2000);
+        assert_eq!(marker(jschl, &junk), Some("just a moment"));
+    }
+
+    #[test]
+    fn captcha_widgets_on_real_forms_are_not_gates() {
+        let gate = "<title>Check</title><div class=\"h-captcha\" data-sitekey=\"x\"></div>\
+                    <input type=\"hidden\" name=\"r\" value=\"1\">";
+        let text = "Please complete the security check to continue.";
+        assert_eq!(marker(gate, text), Some("hcaptcha"));
+        let login = "<title>Sign in</title><form><input type=\"email\" name=\"e\">\
+                     <input type=\"password\" name=\"p\"><div class=\"h-captcha\"></div></form>";
+        assert_eq!(
+            marker(login, "Sign in Email Password Forgot your password?"),
+            None
+        );
     }
 
     #[test]
