@@ -120,6 +120,25 @@ mod tests {
     }
 
     #[test]
+    fn symbol_runs_are_not_readable_text() {
+        let junk = "+((!+[]+(!![])+!![]+!![]+[])+(+!![]))/+((!+[]+!![]+[])+(!+[]+!![]))";
+        assert_eq!(
+            judge(junk, junk, junk, None, 1),
+            Err("no readable text in the body".into())
+        );
+        // min_chars counts what a person reads, not the escapes beside it.
+        let text = format!("Short note. {}", junk.repeat(20));
+        assert_eq!(
+            judge(&text, &text, &text, None, 40),
+            Err("content too short: 12 chars, min_chars is 40".into())
+        );
+        // Code in a fenced block is content.
+        let code = format!("Example:\n```js\n{junk}\n```");
+        assert_eq!(judge(&code, &code, &code, None, 40), Ok(()));
+        assert_eq!(readable_chars(&code), code.chars().count());
+    }
+
+    #[test]
     fn case_insensitive_unicode() {
         assert!(contains_ignore_case("Straße ÉCOLE", "école"));
         assert!(contains_ignore_case("abc", ""));
