@@ -442,7 +442,7 @@ fn is_hidden(node: &NodeRef) -> bool {
 }
 
 /// All the text a person sees on an HTML page, for the judge's measure: the body without
-/// `<head>`, scripts, styles and what [`remove_unseen`] removes. `<noscript>` text is
+/// `<head>`, scripts, styles and hidden elements (as in extraction). `<noscript>` text is
 /// kept, as a reader without JavaScript sees it. `None` when the parser failed.
 pub fn visible_text(html: &str) -> Option<String> {
     guarded(|| {

@@ -939,7 +939,7 @@ fn is_word(token: &str) -> bool {
 }
 
 /// Byte ranges of the symbol runs in `text`: maximal sequences of consecutive non-word
-/// tokens (see [`is_word`]) with `min` or more non-space characters together, such as
+/// tokens (tokens that are not words) with `min` or more non-space characters together, such as
 /// `+((!+[]+(!![])+!![]…` or a base64 blob. Fenced Markdown code blocks (```` ``` ````)
 /// are code, not runs.
 pub fn symbol_runs(text: &str, min: usize) -> Vec<std::ops::Range<usize>> {
@@ -1006,7 +1006,7 @@ pub fn strip_symbol_runs(text: &str, min: usize) -> Option<String> {
     Some(out)
 }
 
-/// Readable characters of `text`: [`visible_len`] without the symbol runs
+/// Readable characters of `text`: visible characters (whitespace runs count as one) without the symbol runs
 /// ([`SYMBOL_RUN`] characters or more). Counting stops at `cap`.
 pub fn readable_len(text: &str, cap: usize) -> usize {
     match strip_symbol_runs(text, SYMBOL_RUN) {
