@@ -438,8 +438,32 @@ fn is_hidden(node: &NodeRef) -> bool {
                         && (value.starts_with("hidden") || value.starts_with("collapse")))
             })
         });
-    marked && crate::interstitial::readable_len(&node.text(), HIDDEN_KEEP) < HIDDEN_KEEP
+    marked && !holds_readable_text(node, HIDDEN_KEEP)
 }
+
+/// Does `node` hold `n` readable characters? Looks at no more than [`HIDDEN_PEEK`] bytes
+/// of its text, so that nested hidden elements cost a bounded amount each.
+fn holds_readable_text(node: &NodeRef, n: usize) -> bool {
+    let mut sample = String::new();
+    for d in node.descendants_it() {
+        if d.is_text() {
+            let text = d.text();
+            let mut end = text.len().min(HIDDEN_PEEK.saturating_sub(sample.len()));
+            while end > 0 && !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            sample.push_str(text.get(..end).unwrap_or(""));
+            sample.push(' ');
+            if sample.len() >= HIDDEN_PEEK {
+                break;
+            }
+        }
+    }
+    crate::interstitial::readable_len(&sample, n) >= n
+}
+
+/// How much of a hidden element's text [`holds_readable_text`] looks at.
+const HIDDEN_PEEK: usize = 64 * 1024;
 
 /// All the text a person sees on an HTML page, for the judge's measure: the body without
 /// `<head>`, scripts, styles and hidden elements (as in extraction). `<noscript>` text is
@@ -521,6 +545,24 @@ mod unseen_tests {
         assert!(text.contains("Blob:"), "{text}");
         let plain = extract(&html, BodyKind::Html, ExtractMode::Text, None).text;
         assert_eq!(plain.matches(&run).count(), 2, "{plain}");
+    }
+
+    #[test]
+    fn nested_hidden_elements_cost_linear_time() {
+        // 200 nested hidden containers around 2 MB of text: each is measured on a
+        // bounded sample, not on all the text below it.
+        let depth = 200;
+        let html = format!(
+            "<html><body>{}<p>{}</p>{}</body></html>",
+            "<div style=\"display:none\">".repeat(depth),
+            PROSE.repeat(2 * 1024 * 1024 / PROSE.len()),
+            "</div>".repeat(depth)
+        );
+        let start = std::time::Instant::now();
+        let seen = visible_text(&html).unwrap_or_default();
+        assert!(seen.contains("harbour master"));
+        // Generous for unoptimised builds; quadratic behaviour would take minutes.
+        assert!(start.elapsed() < std::time::Duration::from_secs(30));
     }
 
     #[test]
