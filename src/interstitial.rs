@@ -621,14 +621,15 @@ static PHRASE_RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| compile(PHRASE_SPECS
 static JS_NOTICE_RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| compile(JS_NOTICE_SPECS));
 static COOKIE_DEMAND_RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| compile(COOKIE_DEMAND_SPECS));
 static DECISIVE_RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| compile(DECISIVE_SPECS));
+/// All vendor markup in one pattern: one pass over a page that has none.
+static MARKUP_ANY: LazyLock<Option<Regex>> = LazyLock::new(|| any_of(MARKUP_SPECS));
 /// All decisive structures in one pattern: one pass over a page that has none.
-static DECISIVE_ANY: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    let all: Vec<String> = DECISIVE_SPECS
-        .iter()
-        .map(|(p, ..)| format!("(?:{p})"))
-        .collect();
+static DECISIVE_ANY: LazyLock<Option<Regex>> = LazyLock::new(|| any_of(DECISIVE_SPECS));
+
+fn any_of(specs: &[Spec]) -> Option<Regex> {
+    let all: Vec<String> = specs.iter().map(|(p, ..)| format!("(?:{p})")).collect();
     ci(&all.join("|"))
-});
+}
 /// An hCaptcha or reCAPTCHA widget (its container or its API script).
 static CAPTCHA_WIDGET: LazyLock<Option<Regex>> = LazyLock::new(|| {
     ci(
@@ -749,11 +750,14 @@ fn kind_of(marker: &str) -> Kind {
 /// Never panics; cost is linear in the input and small.
 pub fn detect(raw: &str, text: &str) -> Option<Detection> {
     let quoting_possible = raw != text;
+    let visible = readable_len(text, MAX_VISIBLE);
+    let parts = scan_window(raw);
+    if visible >= MAX_VISIBLE && !has_decisive_structure(&parts) {
+        return None;
+    }
     // The rules read the readable text; markup quoted in the text is looked for in all of it.
     let stripped = strip_symbol_runs(text, SYMBOL_RUN);
     let readable = stripped.as_deref().unwrap_or(text);
-    let visible = visible_len(readable, MAX_VISIBLE);
-    let parts = scan_window(raw);
     let titles = titles(raw);
     let page = Page {
         parts,
@@ -825,6 +829,13 @@ fn detect_by_volume(page: &Page, visible: usize) -> Option<Detection> {
     cookie_wall_marker(text, visible).map(|m| Detection::new(Kind::ConsentWall, m))
 }
 
+/// One pass over the body: does it carry any of the decisive structures of rule 6?
+fn has_decisive_structure(parts: &[&str; 2]) -> bool {
+    DECISIVE_ANY
+        .as_ref()
+        .is_some_and(|any| parts.iter().any(|part| any.is_match(part)))
+}
+
 /// Rule 6: a challenge structure (a challenge form with its hidden fields, a challenge
 /// platform's script or iframe, a vendor's block-page container) decides whatever the
 /// page's volume, unless readable prose stands beside it: [`ARTICLE_PROSE`] characters or
@@ -832,8 +843,7 @@ fn detect_by_volume(page: &Page, visible: usize) -> Option<Detection> {
 /// verifying. The marker is the page's challenge title when it has one, else the
 /// structure's.
 fn decisive_marker(page: &Page) -> Option<Detection> {
-    let any = DECISIVE_ANY.as_ref()?;
-    if !page.parts.iter().any(|part| any.is_match(part)) {
+    if !has_decisive_structure(&page.parts) {
         return None;
     }
     let rule = DECISIVE_RULES
@@ -854,6 +864,10 @@ fn decisive_marker(page: &Page) -> Option<Detection> {
 }
 
 fn markup_marker(page: &Page, visible: usize) -> Option<&'static str> {
+    let any = MARKUP_ANY.as_ref()?;
+    if !page.parts.iter().any(|part| any.is_match(part)) {
+        return None;
+    }
     MARKUP_RULES
         .iter()
         .find(|r| {
@@ -1006,13 +1020,45 @@ pub fn strip_symbol_runs(text: &str, min: usize) -> Option<String> {
     Some(out)
 }
 
-/// Readable characters of `text`: visible characters (whitespace runs count as one) without the symbol runs
-/// ([`SYMBOL_RUN`] characters or more). Counting stops at `cap`.
+/// Readable characters of `text`: its words, with one space between two, and no symbol
+/// runs ([`SYMBOL_RUN`] characters or more; fenced code counts in full). Counting stops at
+/// `cap`, so a long page costs only the reading of its first `cap` readable characters.
 pub fn readable_len(text: &str, cap: usize) -> usize {
-    match strip_symbol_runs(text, SYMBOL_RUN) {
-        Some(clean) => visible_len(&clean, cap),
-        None => visible_len(text, cap),
+    let mut count = 0usize;
+    // Non-words waiting to be counted: (characters, tokens).
+    let mut pending = (0usize, 0usize);
+    let mut in_fence = false;
+    let add = |count: &mut usize, chars: usize, tokens: usize| {
+        if tokens > 0 {
+            *count += chars + tokens - 1 + usize::from(*count > 0);
+        }
+    };
+    for line in text.split('\n') {
+        let trimmed = line.trim_start();
+        let fence_line = trimmed.starts_with("```") || trimmed.starts_with("~~~");
+        if fence_line {
+            in_fence = !in_fence;
+        }
+        for token in line.split_whitespace() {
+            let n = token.chars().count();
+            if in_fence || fence_line || is_word(token) {
+                if pending.0 < SYMBOL_RUN {
+                    add(&mut count, pending.0, pending.1);
+                }
+                pending = (0, 0);
+                add(&mut count, n, 1);
+            } else {
+                pending = (pending.0 + n, pending.1 + 1);
+            }
+            if count >= cap {
+                return cap;
+            }
+        }
     }
+    if pending.0 < SYMBOL_RUN {
+        add(&mut count, pending.0, pending.1);
+    }
+    count.min(cap)
 }
 
 fn app_shell_marker(raw: &[&str; 2], text: &str, visible: usize) -> Option<&'static str> {
