@@ -932,21 +932,27 @@ fn contains_ascii_ci(hay: &str, needle: &str) -> bool {
 }
 
 /// Is this whitespace-free token a word a person reads? Half or more of its characters are
-/// letters or digits, and a long ASCII token (over 40 characters: base64, a minified
-/// stylesheet, a URL) is not. A Markdown link (`[text](url)`) is a word.
+/// letters or digits, and it is not a long ASCII token (over 40 characters) that looks
+/// like code or an encoding: one with punctuation (a minified stylesheet, a URL, a JSON
+/// blob) or mixing upper case, lower case and digits (base64). A Markdown link
+/// (`[text](url)`) is a word; so is a long run of one letter, which is odd but not code.
 fn is_word(token: &str) -> bool {
     if token.contains("](") {
         return true;
     }
-    let mut n = 0usize;
-    let mut alnum = 0usize;
+    let (mut n, mut alnum) = (0usize, 0usize);
+    let (mut upper, mut lower, mut digit, mut punct) = (false, false, false, false);
     for c in token.chars() {
         n += 1;
         if c.is_alphanumeric() {
             alnum += 1;
         }
+        upper |= c.is_ascii_uppercase();
+        lower |= c.is_ascii_lowercase();
+        digit |= c.is_ascii_digit();
+        punct |= c.is_ascii_punctuation();
     }
-    if n > 40 && token.is_ascii() {
+    if n > 40 && token.is_ascii() && (punct || (upper && lower && digit)) {
         return false;
     }
     alnum * 2 >= n
@@ -1887,6 +1893,11 @@ mod tests {
         // scripts are.
         let b64 = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5eg==";
         assert_eq!(readable_len(&format!("Blob {b64} end"), usize::MAX), 8);
+        // A plain-text body of one repeated letter (the body-cap fault tests) or a hex
+        // checksum is odd, but not code: it counts.
+        assert_eq!(readable_len(&"x".repeat(1000), usize::MAX), 1000);
+        let sha = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+        assert_eq!(readable_len(sha, usize::MAX), 64);
         let ja = "人間であることを確認しています。これには数秒かかる場合があります。";
         assert_eq!(readable_len(ja, usize::MAX), ja.chars().count());
         // Markdown links are words; fenced code is never a run.
