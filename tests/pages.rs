@@ -152,6 +152,10 @@ const CHALLENGES: &[(&str, &str)] = &[
         "consent wall detected ('we value your privacy')",
     ),
     (
+        "sucuri-access-denied.html",
+        "interstitial page detected ('sucuri website firewall')",
+    ),
+    (
         "sucuri-js-challenge.html",
         "interstitial page detected ('sucuri_cloudproxy')",
     ),
