@@ -301,6 +301,10 @@ async fn hidden_blocks_are_not_handed_out_and_code_is_kept() {
     );
     // The hidden mobile menu is not printed a second time.
     assert_eq!(text.matches("About").count(), 0, "{text}");
+    // An inline script a broken template printed as text is not content either.
+    let text = text_of(&server, "blog-inline-script-as-text.html").await;
+    assert!(text.contains("Shorter, cooler fermentation"), "{text}");
+    assert!(!text.contains("insertBefore"), "{text}");
     let text = text_of(&server, "explainer-minified-code.html").await;
     assert!(text.contains("function c(t,e){let n=0;for(const o of t)"));
     assert!(text.contains(".card{display:flex;flex-direction:column;"));
