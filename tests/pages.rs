@@ -52,25 +52,150 @@ async fn serve(dir: &str) -> (MockServer, Vec<String>) {
     (server, names)
 }
 
+/// Every challenge fixture and the detail its attempt must carry: the kind of page and the
+/// marker that decided (DESIGN §9). A new fixture must be added here.
+const CHALLENGES: &[(&str, &str)] = &[
+    (
+        "akamai-access-denied.html",
+        "interstitial page detected ('access denied')",
+    ),
+    (
+        "amazon-captcha.html",
+        "interstitial page detected ('validatecaptcha')",
+    ),
+    (
+        "awswaf-challenge.html",
+        "interstitial page detected ('awswaf')",
+    ),
+    (
+        "cloudflare-attention-required.html",
+        "interstitial page detected ('attention required')",
+    ),
+    (
+        "cloudflare-challenge-de.html",
+        "interstitial page detected ('just a moment')",
+    ),
+    (
+        "cloudflare-challenge-ja.html",
+        "interstitial page detected ('_cf_chl_opt')",
+    ),
+    (
+        "cloudflare-custom-challenge-es.html",
+        "interstitial page detected ('_cf_chl_opt')",
+    ),
+    (
+        "cloudflare-iuam-2020-hidden-jschl.html",
+        "interstitial page detected ('just a moment')",
+    ),
+    (
+        "cloudflare-iuam-fr-hidden.html",
+        "interstitial page detected ('just a moment')",
+    ),
+    (
+        "cloudflare-iuam-legacy.html",
+        "interstitial page detected ('just a moment')",
+    ),
+    (
+        "cloudflare-managed-challenge.html",
+        "interstitial page detected ('just a moment')",
+    ),
+    (
+        "cookie-wall-news.html",
+        "consent wall detected ('accept cookies to continue')",
+    ),
+    (
+        "datadome-blocked.json",
+        "interstitial page detected ('captcha-delivery.com')",
+    ),
+    (
+        "datadome-captcha.html",
+        "interstitial page detected ('captcha-delivery.com')",
+    ),
+    (
+        "google-consent.html",
+        "consent wall detected ('before you continue')",
+    ),
+    (
+        "hcaptcha-gate.html",
+        "interstitial page detected ('hcaptcha')",
+    ),
+    (
+        "incapsula-incident.html",
+        "interstitial page detected ('_incapsula_resource')",
+    ),
+    (
+        "kasada-challenge.html",
+        "interstitial page detected ('kasada')",
+    ),
+    (
+        "perimeterx-press-hold.html",
+        "interstitial page detected ('access to this page has been denied')",
+    ),
+    (
+        "radware-captcha.html",
+        "interstitial page detected ('radware captcha')",
+    ),
+    (
+        "react-app-shell.html",
+        "script-only page detected ('enable javascript')",
+    ),
+    (
+        "reader-cloudflare-iuam-2020.md",
+        "interstitial page detected ('just a moment')",
+    ),
+    (
+        "reader-cloudflare.md",
+        "interstitial page detected ('just a moment')",
+    ),
+    (
+        "reader-cookie-wall.md",
+        "consent wall detected ('we value your privacy')",
+    ),
+    (
+        "sucuri-access-denied.html",
+        "interstitial page detected ('sucuri website firewall')",
+    ),
+    (
+        "sucuri-js-challenge.html",
+        "interstitial page detected ('sucuri_cloudproxy')",
+    ),
+    (
+        "vercel-security-checkpoint.html",
+        "interstitial page detected ('vercel security checkpoint')",
+    ),
+    (
+        "vue-app-shell-empty.html",
+        "script-only page detected ('empty app shell')",
+    ),
+    (
+        "wordfence-blocked.html",
+        "interstitial page detected ('your access to this site has been limited')",
+    ),
+];
+
 #[tokio::test]
-async fn challenge_pages_are_unusable_after_extraction() {
+async fn every_challenge_fixture_is_unusable_with_its_marker() {
     let (server, names) = serve("challenge").await;
-    assert!(names.len() >= 10);
+    let mut listed: Vec<&str> = CHALLENGES.iter().map(|(n, _)| *n).collect();
+    listed.sort();
+    assert_eq!(names, listed, "the table lists every challenge fixture");
     let e = engine(&http_providers(&["direct"]));
-    let mut missed = Vec::new();
-    for name in &names {
+    let mut wrong = Vec::new();
+    for (name, want) in CHALLENGES {
         let out = e
             .lookup(&ToolInput::for_url(format!("{}/{name}", server.uri())))
             .await;
         let a = &out.receipt.attempts_log[0];
-        if out.receipt.ok || a.outcome != Outcome::UnusableContent {
-            missed.push(format!("{name}: {:?} {}", a.outcome, a.detail));
+        if out.receipt.ok || a.outcome != Outcome::UnusableContent || a.detail != *want {
+            wrong.push(format!("{name}: {:?} {}", a.outcome, a.detail));
         }
     }
-    assert!(
-        missed.is_empty(),
-        "challenge pages returned as content: {missed:#?}"
+    eprintln!(
+        "challenge fixtures caught with their marker: {}/{}",
+        CHALLENGES.len() - wrong.len(),
+        CHALLENGES.len()
     );
+    assert!(wrong.is_empty(), "challenge pages misjudged: {wrong:#?}");
 }
 
 #[tokio::test]
@@ -90,24 +215,99 @@ async fn challenge_detail_names_the_marker() {
 }
 
 #[tokio::test]
-async fn genuine_pages_are_usable_after_extraction() {
+async fn genuine_pages_are_usable_and_readable_after_extraction() {
     let (server, names) = serve("genuine").await;
     assert!(names.len() >= 10);
-    let e = engine(&format!(
-        "[lookup]\nmin_chars = 1\n{}",
-        http_providers(&["direct"])
-    ));
-    let mut flagged = Vec::new();
-    for name in &names {
-        let out = e
-            .lookup(&ToolInput::for_url(format!("{}/{name}", server.uri())))
-            .await;
-        if !out.receipt.ok {
-            flagged.push(format!("{name}: {}", out.receipt.attempts_log[0].detail));
+    // The default settings (min_chars 40), in Markdown and in text mode.
+    for extract in ["auto", "text"] {
+        let e = engine(&format!(
+            "[lookup]\nextract = \"{extract}\"\n{}",
+            http_providers(&["direct"])
+        ));
+        let mut flagged = Vec::new();
+        for name in &names {
+            let out = e
+                .lookup(&ToolInput::for_url(format!("{}/{name}", server.uri())))
+                .await;
+            if !out.receipt.ok {
+                flagged.push(format!("{name}: {}", out.receipt.attempts_log[0].detail));
+                continue;
+            }
+            // A success never carries a wall of escapes: no symbol run of 80 characters
+            // outside code blocks.
+            let runs = vetch::content::interstitial::symbol_runs(&out.text, 80);
+            if extract == "auto" && !runs.is_empty() {
+                let r = runs[0].clone();
+                flagged.push(format!("{name}: symbol run {:?}", &out.text[r]));
+            }
         }
+        eprintln!(
+            "genuine fixtures usable ({extract}): {}/{}",
+            names.len() - flagged.len(),
+            names.len()
+        );
+        assert!(
+            flagged.is_empty(),
+            "genuine pages judged unusable ({extract}): {flagged:#?}"
+        );
     }
+}
+
+/// Issue 18: the 2020 Cloudflare "I'm Under Attack" page hides kilobytes of obfuscated
+/// arithmetic (`+((!+[]+(!![])…`) in `display:none` divs. Counted as visible text, that
+/// outweighed the `Just a moment...` title and the page came back `success` with 8 KB of
+/// escaped brackets.
+#[tokio::test]
+async fn regression_cloudflare_iuam_2020_hidden_jschl_called_success() {
+    let (server, _) = serve("challenge").await;
+    let e = engine(&http_providers(&["direct"]));
+    let out = e
+        .lookup(&ToolInput::for_url(format!(
+            "{}/cloudflare-iuam-2020-hidden-jschl.html",
+            server.uri()
+        )))
+        .await;
+    let a = &out.receipt.attempts_log[0];
+    assert!(!out.receipt.ok, "called success: {}", out.text);
+    assert_eq!(a.outcome, Outcome::UnusableContent);
+    assert_eq!(a.detail, "interstitial page detected ('just a moment')");
+}
+
+async fn text_of(server: &MockServer, name: &str) -> String {
+    let e = engine(&http_providers(&["direct"]));
+    let out = e
+        .lookup(&ToolInput::for_url(format!("{}/{name}", server.uri())))
+        .await;
     assert!(
-        flagged.is_empty(),
-        "genuine pages judged unusable: {flagged:#?}"
+        out.receipt.ok,
+        "{name}: {}",
+        out.receipt.attempts_log[0].detail
     );
+    out.text
+}
+
+#[tokio::test]
+async fn hidden_blocks_are_not_handed_out_and_code_is_kept() {
+    let (server, _) = serve("genuine").await;
+    // A hidden JSON state blob is not content.
+    let text = text_of(&server, "article-hidden-json-state.html").await;
+    assert!(text.contains("hydrostatic head") || text.contains("Hydrostatic head"));
+    assert!(!text.contains("price_cents"), "{text}");
+    // Obfuscated arithmetic in a code block is the tutorial's content: kept exactly.
+    let text = text_of(&server, "tutorial-jsfuck-arithmetic.html").await;
+    assert!(
+        text.contains("+((!+[]+!![]+!![]+[])+(!+[]+!![]))   // 32"),
+        "{text}"
+    );
+    // The hidden mobile menu is not printed a second time.
+    assert_eq!(text.matches("About").count(), 0, "{text}");
+    // An inline script a broken template printed as text is not content either.
+    let text = text_of(&server, "blog-inline-script-as-text.html").await;
+    assert!(text.contains("Shorter, cooler fermentation"), "{text}");
+    assert!(!text.contains("insertBefore"), "{text}");
+    let text = text_of(&server, "explainer-minified-code.html").await;
+    assert!(text.contains("function c(t,e){let n=0;for(const o of t)"));
+    assert!(text.contains(".card{display:flex;flex-direction:column;"));
+    let text = text_of(&server, "tutorial-regex-lookarounds.html").await;
+    assert!(text.contains("^(?=.*[a-z])(?=.*[A-Z])(?=.*\\d)"), "{text}");
 }

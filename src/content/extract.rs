@@ -351,8 +351,230 @@ fn whole_body(doc: Document, base: Option<&url::Url>, text_mode: bool) -> String
 /// Parse the page and apply the preparation shared by both paths.
 fn parse_prepared(body: &str) -> (Document, Option<String>) {
     let doc = Document::from(&*cap_nesting(body, MAX_DEPTH));
+    remove_unseen(&doc);
     let title = prepare(&doc);
     (doc, title)
+}
+
+// --- what a person sees (issue 18) -----------------------------------------------------
+
+/// Symbol runs at least this long are cut from text outside code before conversion.
+/// Longer than the judge's measure ([`crate::content::interstitial::SYMBOL_RUN`]): removing
+/// content needs more certainty than not counting it.
+const SYMBOL_RUN_CUT: usize = 80;
+
+/// A hidden element holding this many readable characters or more stays: a page that
+/// hides its whole article until a script has run (against a flash of unstyled content)
+/// shows it to every reader with JavaScript.
+const HIDDEN_KEEP: usize = 2000;
+
+/// Remove what a person does not see, before extraction and before the judge measures
+/// the page: `<template>`, elements with the `hidden` attribute, `aria-hidden="true"` or
+/// an inline `display:none` / `visibility:hidden` (unless they hold [`HIDDEN_KEEP`]
+/// readable characters), and symbol runs (obfuscated JavaScript, base64, minified CSS) in
+/// text outside `<pre>`, `<code>`, `<kbd>`, `<samp>` and `<textarea>`.
+fn remove_unseen(doc: &Document) {
+    let mut doomed: Vec<NodeRef> = Vec::new();
+    let mut texts: Vec<NodeRef> = Vec::new();
+    // (node, inside code)
+    let mut stack: Vec<(NodeRef, bool)> = vec![(doc.root(), false)];
+    while let Some((node, in_code)) = stack.pop() {
+        for child in node.children_it(false) {
+            if child.is_text() {
+                if !in_code {
+                    texts.push(child);
+                }
+                continue;
+            }
+            if !child.is_element() {
+                continue;
+            }
+            let (hidden, code) = child
+                .qual_name_ref()
+                .map(|name| match &*name.local {
+                    "html" | "body" => (false, false),
+                    "template" => (true, false),
+                    "pre" | "code" | "kbd" | "samp" | "textarea" | "script" | "style" => {
+                        (is_hidden(&child), true)
+                    }
+                    _ => (is_hidden(&child), false),
+                })
+                .unwrap_or_default();
+            if hidden {
+                doomed.push(child);
+            } else {
+                stack.push((child, in_code || code));
+            }
+        }
+    }
+    for node in doomed {
+        node.remove_from_parent();
+    }
+    for node in texts {
+        let text = node.text();
+        if text.len() >= SYMBOL_RUN_CUT {
+            if let Some(clean) =
+                crate::content::interstitial::strip_symbol_runs(&text, SYMBOL_RUN_CUT)
+            {
+                node.set_text(clean);
+            }
+        }
+    }
+}
+
+/// Hidden by markup (see [`remove_unseen`]), and not a large block of readable text.
+fn is_hidden(node: &NodeRef) -> bool {
+    let marked = node.has_attr("hidden")
+        || node
+            .attr("aria-hidden")
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+        || node.attr("style").is_some_and(|style| {
+            style.split(';').any(|decl| {
+                let Some((prop, value)) = decl.split_once(':') else {
+                    return false;
+                };
+                let prop = prop.trim().to_ascii_lowercase();
+                let value = value.trim().to_ascii_lowercase();
+                (prop == "display" && value.starts_with("none"))
+                    || (prop == "visibility"
+                        && (value.starts_with("hidden") || value.starts_with("collapse")))
+            })
+        });
+    marked && !holds_readable_text(node, HIDDEN_KEEP)
+}
+
+/// Does `node` hold `n` readable characters? Looks at no more than [`HIDDEN_PEEK`] bytes
+/// of its text, so that nested hidden elements cost a bounded amount each.
+fn holds_readable_text(node: &NodeRef, n: usize) -> bool {
+    let mut sample = String::new();
+    for d in node.descendants_it() {
+        if d.is_text() {
+            let text = d.text();
+            let mut end = text.len().min(HIDDEN_PEEK.saturating_sub(sample.len()));
+            while end > 0 && !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            sample.push_str(text.get(..end).unwrap_or(""));
+            sample.push(' ');
+            if sample.len() >= HIDDEN_PEEK {
+                break;
+            }
+        }
+    }
+    crate::content::interstitial::readable_len(&sample, n) >= n
+}
+
+/// How much of a hidden element's text [`holds_readable_text`] looks at.
+const HIDDEN_PEEK: usize = 64 * 1024;
+
+/// All the text a person sees on an HTML page, for the judge's measure: the body without
+/// `<head>`, scripts, styles and hidden elements (as in extraction). `<noscript>` text is
+/// kept, as a reader without JavaScript sees it. `None` when the parser failed.
+pub fn visible_text(html: &str) -> Option<String> {
+    guarded(|| {
+        let doc = Document::from(&*cap_nesting(html, MAX_DEPTH));
+        remove_unseen(&doc);
+        doc.select("head, script, style, template").remove();
+        let body = doc.select("body");
+        let sel = if body.exists() {
+            body
+        } else {
+            doc.select("html")
+        };
+        tidy_text(&sel.formatted_text())
+    })
+}
+
+#[cfg(test)]
+mod unseen_tests {
+    use super::*;
+
+    fn md(html: &str) -> String {
+        extract(html, BodyKind::Html, ExtractMode::Auto, None).text
+    }
+
+    const PROSE: &str = "The river rose overnight and the ferry stayed in port until noon, \
+                         when the harbour master judged the current safe again.";
+
+    #[test]
+    fn hidden_elements_are_not_content() {
+        let jschl = "+((!+[]+(!![])+!![]+!![]+[])+(+!![]))/+((!+[]+!![]+[])+(!+[]+!![]))";
+        for hidden in [
+            "<div hidden>SECRET-A</div>",
+            "<div aria-hidden=\"true\">SECRET-A</div>",
+            "<div style=\"color:red; DISPLAY : none !important\">SECRET-A</div>",
+            "<span style=\"visibility:hidden\">SECRET-A</span>",
+            "<template><p>SECRET-A</p></template>",
+        ] {
+            let html = format!("<html><body><p>{PROSE}</p>{hidden}<p>{PROSE}</p></body></html>");
+            let text = md(&html);
+            assert!(!text.contains("SECRET-A"), "{hidden}: {text}");
+            assert!(text.contains("harbour master"), "{hidden}: {text}");
+            let seen = visible_text(&html).unwrap_or_default();
+            assert!(!seen.contains("SECRET-A"), "{hidden}: {seen}");
+        }
+        let html = format!(
+            "<html><body><p>{PROSE}</p><div style=\"display:none\">{}</div></body></html>",
+            jschl.repeat(40)
+        );
+        assert!(!md(&html).contains("!!"), "{}", md(&html));
+    }
+
+    #[test]
+    fn a_large_hidden_article_is_kept() {
+        // Pages that hide their article until a script has run show it to every reader
+        // with JavaScript.
+        let html = format!(
+            "<html><body><div id=\"content\" style=\"display:none\"><p>{}</p></div></body></html>",
+            PROSE.repeat(20)
+        );
+        assert!(md(&html).contains("harbour master"));
+    }
+
+    #[test]
+    fn symbol_runs_are_cut_outside_code_only() {
+        let run = "+((!+[]+(!![])+!![]+[])+(+!![]))".repeat(5);
+        let base64 =
+            "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NTY3ODk=";
+        let html = format!(
+            "<html><body><p>{PROSE}</p><p>{run}</p><p>Blob: {base64}</p>\
+             <pre><code>{run}</code></pre><p>Inline <code>{run}</code> code.</p><p>{PROSE}</p></body></html>"
+        );
+        let text = md(&html);
+        // Once in the code block, once in the inline code: never as prose.
+        assert_eq!(text.matches(&run).count(), 2, "{text}");
+        assert!(!text.contains(base64), "{text}");
+        assert!(text.contains("Blob:"), "{text}");
+        let plain = extract(&html, BodyKind::Html, ExtractMode::Text, None).text;
+        assert_eq!(plain.matches(&run).count(), 2, "{plain}");
+    }
+
+    #[test]
+    fn nested_hidden_elements_cost_linear_time() {
+        // 200 nested hidden containers around 2 MB of text: each is measured on a
+        // bounded sample, not on all the text below it.
+        let depth = 200;
+        let html = format!(
+            "<html><body>{}<p>{}</p>{}</body></html>",
+            "<div style=\"display:none\">".repeat(depth),
+            PROSE.repeat(2 * 1024 * 1024 / PROSE.len()),
+            "</div>".repeat(depth)
+        );
+        let start = std::time::Instant::now();
+        let seen = visible_text(&html).unwrap_or_default();
+        assert!(seen.contains("harbour master"));
+        // Generous for unoptimised builds; quadratic behaviour would take minutes.
+        assert!(start.elapsed() < std::time::Duration::from_secs(30));
+    }
+
+    #[test]
+    fn visible_text_keeps_noscript_and_drops_head_and_scripts() {
+        let html = "<html><head><title>T</title><style>p{color:red}</style></head><body>\
+                    <noscript>Please enable JavaScript.</noscript><script>var x=1;</script>\
+                    <p>Shown.</p></body></html>";
+        let seen = visible_text(html).unwrap_or_default();
+        assert_eq!(seen, "Please enable JavaScript.\nShown.");
+    }
 }
 
 /// The elements the preparation works on, found in one walk over the tree (each

@@ -1,9 +1,11 @@
 //! The usability judgement: is this text something the caller can use?
 //!
-//! Checks run in a fixed order (issue 2): empty body, then interstitial / challenge / cookie
-//! wall / JS-only shell, then no readable text, then `must_contain` (case-insensitive), then
-//! `min_chars`. The first that
-//! fails decides, and its detail names what decided. Pure functions: no I/O, no panics.
+//! Checks run in a fixed order (issue 2): empty body, then interstitial / challenge / consent
+//! wall / script-only page, then no readable text, then `must_contain` (case-insensitive),
+//! then `min_chars`. The first that fails decides, and its detail names what decided.
+//! "Readable" text leaves out symbol runs (obfuscated script, base64 blobs, minified CSS
+//! outside code blocks): they count neither as text nor towards `min_chars` (issue 18).
+//! Pure functions: no I/O, no panics.
 
 use crate::model::receipt::clip_chars;
 
@@ -23,10 +25,10 @@ pub fn judge(
         return Err("empty body".into());
     }
     // A challenge page often extracts to no text at all: name the challenge, not the void.
-    if let Some(marker) = crate::content::interstitial::detect(raw, visible) {
-        return Err(format!("interstitial page detected ('{marker}')"));
+    if let Some(found) = crate::content::interstitial::detect(raw, visible) {
+        return Err(found.detail());
     }
-    if text.trim().is_empty() {
+    if crate::content::interstitial::readable_len(text, 1) == 0 {
         return Err("no readable text in the body".into());
     }
     if let Some(needle) = must_contain.filter(|n| !n.is_empty()) {
@@ -37,13 +39,26 @@ pub fn judge(
             ));
         }
     }
-    let chars = text.chars().count();
+    let chars = readable_chars(text);
     if chars < min_chars {
         return Err(format!(
             "content too short: {chars} chars, min_chars is {min_chars}"
         ));
     }
     Ok(())
+}
+
+/// Characters of `text` that count towards `min_chars`: all of them but those in symbol
+/// runs (obfuscated script, base64, minified CSS outside code blocks; see
+/// [`crate::content::interstitial::symbol_runs`]).
+pub fn readable_chars(text: &str) -> usize {
+    let runs =
+        crate::content::interstitial::symbol_runs(text, crate::content::interstitial::SYMBOL_RUN);
+    let in_runs: usize = runs
+        .into_iter()
+        .map(|r| text.get(r).map_or(0, |s| s.chars().count()))
+        .sum();
+    text.chars().count().saturating_sub(in_runs)
 }
 
 /// Case-insensitive substring test (Unicode lower-casing on both sides).
@@ -103,6 +118,25 @@ mod tests {
             ),
             Err("interstitial page detected ('just a moment')".into())
         );
+    }
+
+    #[test]
+    fn symbol_runs_are_not_readable_text() {
+        let junk = "+((!+[]+(!![])+!![]+!![]+[])+(+!![]))/+((!+[]+!![]+[])+(!+[]+!![]))";
+        assert_eq!(
+            judge(junk, junk, junk, None, 1),
+            Err("no readable text in the body".into())
+        );
+        // min_chars counts what a person reads, not the escapes beside it.
+        let text = format!("Short note. {}", junk.repeat(20));
+        assert_eq!(
+            judge(&text, &text, &text, None, 40),
+            Err("content too short: 12 chars, min_chars is 40".into())
+        );
+        // Code in a fenced block is content.
+        let code = format!("Example:\n```js\n{junk}\n```");
+        assert_eq!(judge(&code, &code, &code, None, 40), Ok(()));
+        assert_eq!(readable_chars(&code), code.chars().count());
     }
 
     #[test]
