@@ -25,6 +25,7 @@ pub mod batch;
 pub mod cli;
 pub mod config;
 pub mod decode;
+pub mod dom_redact;
 pub mod extract;
 pub mod guard;
 pub mod input;
