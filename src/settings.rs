@@ -85,7 +85,7 @@ impl Settings {
         };
         let mut redactor = Redactor::new();
         for s in &config.secrets {
-            redactor.add_secret(s);
+            redactor.add_secret(s.expose());
         }
         let n = &config.network;
         let policy = NetworkPolicy {
