@@ -772,7 +772,7 @@ pub fn resolve_provider(
     } else if let ProviderDetail::Command { argv, .. } = &detail {
         match argv.first() {
             Some(program) if find_program(program.expose()).is_none() => {
-                Err(format!("program not found: {program}"))
+                Err(format!("program not found: {}", program.expose()))
             }
             _ => Ok(()),
         }
