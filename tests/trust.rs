@@ -538,11 +538,10 @@ async fn no_planted_secret_is_readable_in_any_mode() {
         for cell in &cells {
             // Not vacuous: the text around each body cell is still there.
             // The text writer prints no images (neither `src` nor `alt`).
-            let shown = match (CONTEXTS[cell.context].name, *mode) {
-                ("title", _) | (_, "receipt") => false,
-                ("src" | "alt", "text") => false,
-                _ => true,
-            };
+            let shown = !matches!(
+                (CONTEXTS[cell.context].name, *mode),
+                ("title", _) | (_, "receipt") | ("src" | "alt", "text")
+            );
             if shown {
                 assert!(
                     seen.contains(&cell.label),
