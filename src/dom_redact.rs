@@ -12,12 +12,18 @@
 //! - every attribute value the writers can print ([`PRINTED_ATTRS`]): link targets and
 //!   image sources (as URLs), tooltips and alt text (as text).
 //!
+//! Control characters and terminal escape sequences are removed from the same text
+//! ([`strip_controls`]): the writers drop a bare ESC but keep the rest of its sequence
+//! (`[2J`, `]52;c;…`), so it is done here, where the sequence is still whole (entities
+//! such as `&#27;` are decoded by then too).
+//!
 //! What this module must never do: change a page that holds no secret (the redactor keeps
 //! benign text byte for byte, and unchanged runs are not written back), recurse (the walk
 //! uses an explicit stack, whatever the nesting), or panic (every slice is checked).
 
 use dom_query::{Document, NodeRef};
 
+use crate::output::strip_controls;
 use crate::redact::Redactor;
 
 /// Attribute values the Markdown writer (htmd) or the text writer can print: `href` and
@@ -100,6 +106,7 @@ fn redact_attrs(node: &NodeRef, redactor: &Redactor) {
         } else {
             redactor.redact_text(&value)
         };
+        let redacted = strip_controls(&redacted).into_owned();
         if redacted != *value {
             node.set_attr(name, &redacted);
         }
@@ -119,7 +126,7 @@ fn redact_run(run: &[NodeRef], redactor: &Redactor) {
         [] => {}
         [only] => {
             let text = only.text();
-            let redacted = redactor.redact_text(&text);
+            let redacted = clean(redactor, &text);
             if redacted != *text {
                 only.set_text(redacted);
             }
@@ -127,7 +134,7 @@ fn redact_run(run: &[NodeRef], redactor: &Redactor) {
         _ => {
             let texts: Vec<String> = run.iter().map(|n| n.text().to_string()).collect();
             let joined = texts.concat();
-            let redacted = redactor.redact_text(&joined);
+            let redacted = clean(redactor, &joined);
             if redacted == joined {
                 return;
             }
@@ -137,6 +144,15 @@ fn redact_run(run: &[NodeRef], redactor: &Redactor) {
                 }
             }
         }
+    }
+}
+
+/// `text` redacted, without control characters.
+fn clean(redactor: &Redactor, text: &str) -> String {
+    let redacted = redactor.redact_text(text);
+    match strip_controls(&redacted) {
+        std::borrow::Cow::Borrowed(_) => redacted,
+        std::borrow::Cow::Owned(stripped) => stripped,
     }
 }
 
@@ -281,6 +297,13 @@ mod tests {
         let before = doc.select("body").html().to_string();
         redact_document(&doc, &Redactor::new());
         assert_eq!(doc.select("body").html().to_string(), before);
+    }
+
+    #[test]
+    fn escape_sequences_go_whole() {
+        let out = redacted_html("<p>a &#27;[2Jb <i>c\u{1b}]52;c;eA==\u{7}d</i></p>");
+        let doc = Document::from(out.as_str());
+        assert_eq!(doc.select("p").text().to_string(), "a b cd", "{out}");
     }
 
     #[test]
