@@ -709,7 +709,7 @@ async fn retry_after_injection_is_not_quoted() {
         .await;
     let engine = common::engine(&common::http_providers(&["direct"]));
     let l = engine
-        .lookup(&vetch::input::ToolInput::for_url(&format!(
+        .lookup(&vetch::input::ToolInput::for_url(format!(
             "{}/inject",
             server.uri()
         )))
@@ -718,7 +718,7 @@ async fn retry_after_injection_is_not_quoted() {
     assert_eq!(detail, "HTTP 503 Service Unavailable");
     assert!(!l.text.contains("IGNORE"), "{}", l.text);
     let l = engine
-        .lookup(&vetch::input::ToolInput::for_url(&format!(
+        .lookup(&vetch::input::ToolInput::for_url(format!(
             "{}/number",
             server.uri()
         )))
@@ -748,7 +748,7 @@ async fn token_cut_by_the_body_cap_leaves_no_readable_prefix() {
         common::http_providers(&["direct"])
     ));
     let l = engine
-        .lookup(&vetch::input::ToolInput::for_url(&format!(
+        .lookup(&vetch::input::ToolInput::for_url(format!(
             "{}/cut",
             server.uri()
         )))
