@@ -231,6 +231,19 @@ const AWAITING_REDACTOR: &[(&str, &str)] = &[
     // before the first tag is too short for a shape; needs a tag-aware reader's view.
     ("config/split_inline", "raw"),
     ("github/split_inline", "raw"),
+    // A reader API's own Markdown (`ghp\_…`): the final pass must undo Markdown escapes.
+    ("reader_markdown/config", "auto"),
+    ("reader_markdown/config", "text"),
+    ("reader_markdown/config", "raw"),
+    ("reader_markdown/github", "auto"),
+    ("reader_markdown/github", "text"),
+    ("reader_markdown/github", "raw"),
+    ("reader_markdown/stripe", "auto"),
+    ("reader_markdown/stripe", "text"),
+    ("reader_markdown/stripe", "raw"),
+    ("reader_markdown/url_param", "auto"),
+    ("reader_markdown/url_param", "text"),
+    ("reader_markdown/url_param", "raw"),
 ];
 
 /// One cell of the matrix.
@@ -804,4 +817,67 @@ async fn local_by_definition_names_are_invalid_input() {
             );
         }
     }
+}
+
+/// Regression (issue 11): a reader API that itself returns Markdown (`ghp\_…` inside its
+/// JSON) leaked in every mode. Cells are (`reader_markdown/SAMPLE`, mode) in
+/// [`AWAITING_REDACTOR`] where only the escape-aware redactor can read them.
+#[tokio::test]
+async fn reader_api_markdown_is_read_unescaped() {
+    let tokens: Vec<(String, String, String)> = SAMPLES
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let tag = format!("R{i}y77V");
+            (s.name.to_string(), (s.make)(&tag), tag)
+        })
+        .collect();
+    let mut md = String::from(
+        "# Reader output\n\nThis Markdown came from a reader service and has enough words to be usable.\n\n",
+    );
+    for (name, token, _) in &tokens {
+        let escaped = token.replace('_', "\\_").replace('*', "\\*");
+        md.push_str(&format!("- {name}: {escaped}\n"));
+    }
+    let server = MockServer::start().await;
+    Mock::given(path("/reader"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(serde_json::json!({"data": {"content": md}})),
+        )
+        .mount(&server)
+        .await;
+    let mut env = Vec::new();
+    let mut headers = Vec::new();
+    for (i, (name, token, _)) in tokens.iter().enumerate() {
+        if name == "config" {
+            headers.push(format!("X-Canary-{i} = \"${{READER_{i}}}\""));
+            env.push((format!("READER_{i}"), token.clone()));
+        }
+    }
+    let cfg = config_file(&format!(
+        "[[providers]]\nname = \"reader\"\nkind = \"template\"\nurl = \"{}/reader?u={{url_encoded}}\"\n\
+         headers = {{ {} }}\nresponse = \"json\"\ncontent_pointer = \"/data/content\"\n",
+        server.uri(),
+        headers.join(", ")
+    ));
+    let awaiting: BTreeSet<(String, String)> = AWAITING_REDACTOR
+        .iter()
+        .map(|(c, m)| (c.to_string(), m.to_string()))
+        .collect();
+    let mut leaks = BTreeSet::new();
+    for mode in ["auto", "text", "raw"] {
+        let (stdout, stderr) = run_mode(mode, "https://docs.example.com/page", &cfg, &env);
+        assert!(
+            stdout.contains("Reader output"),
+            "{mode}: {stdout}\n{stderr}"
+        );
+        let seen = format!("{}\n{}", readable(&stdout), readable(&stderr));
+        for (name, token, tag) in &tokens {
+            if cores(token, tag).iter().any(|c| seen.contains(c.as_str())) {
+                leaks.insert((format!("reader_markdown/{name}"), mode.to_string()));
+            }
+        }
+    }
+    let unexpected: Vec<_> = leaks.difference(&awaiting).collect();
+    assert!(unexpected.is_empty(), "readable: {unexpected:#?}");
 }
