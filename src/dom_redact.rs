@@ -27,14 +27,17 @@ use crate::output::strip_controls;
 use crate::redact::Redactor;
 
 /// Attribute values the Markdown writer (htmd) or the text writer can print: `href` and
-/// `src` as link and image targets, `title` as a link or image title, `alt` as image text.
-pub const PRINTED_ATTRS: &[&str] = &["href", "src", "title", "alt"];
+/// `src` as link and image targets, `title` as a link or image title, `alt` as image text;
+/// and `content`, where readability finds a headline (`<meta property="og:title">`) that
+/// is printed on top when the body lacks it.
+pub const PRINTED_ATTRS: &[&str] = &["href", "src", "title", "alt", "content"];
 
 /// Attributes that hold a URL: redacted with [`Redactor::redact_url`], which keeps a URL
 /// parseable (the writers and readability resolve them against the page's base).
 const URL_ATTRS: &[&str] = &["href", "src"];
 
-/// Elements whose content neither writer prints: skipped.
+/// Elements whose content neither writer prints: skipped. (A JSON-LD `<script>`, where
+/// readability may find the headline, is redacted like a block.)
 const SKIPPED: &[&str] = &["script", "style", "noscript", "template"];
 
 /// Elements a reader reads as part of the surrounding line: their text joins the run.
@@ -70,7 +73,7 @@ pub fn redact_document(doc: &Document, redactor: &Redactor) {
         }
         let (skipped, inline) = match node.qual_name_ref() {
             Some(name) => (
-                SKIPPED.contains(&&*name.local),
+                SKIPPED.contains(&&*name.local) && !is_json_ld(&node),
                 INLINE.contains(&&*name.local),
             ),
             // The document root and other non-elements: a container.
@@ -94,6 +97,14 @@ pub fn redact_document(doc: &Document, redactor: &Redactor) {
         stack[first..].reverse();
     }
     redact_run(&run, redactor);
+}
+
+/// `<script type="application/ld+json">`.
+fn is_json_ld(node: &NodeRef) -> bool {
+    node.has_name("script")
+        && node
+            .attr("type")
+            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
 }
 
 fn redact_attrs(node: &NodeRef, redactor: &Redactor) {
@@ -304,6 +315,19 @@ mod tests {
         let out = redacted_html("<p>a &#27;[2Jb <i>c\u{1b}]52;c;eA==\u{7}d</i></p>");
         let doc = Document::from(out.as_str());
         assert_eq!(doc.select("p").text().to_string(), "a b cd", "{out}");
+    }
+
+    #[test]
+    fn headline_sources_are_redacted() {
+        let doc = Document::from(
+            "<head><meta property=\"og:title\" content=\"T ghp_k3VZabcdefghijklmnopqrstuvwxyz012345\">\
+             <script type=\"application/ld+json\">{\"headline\": \"ghp_k3VZabcdefghijklmnopqrstuvwxyz012345\"}</script>\
+             <script>var keep = \"ghp_k3VZabcdefghijklmnopqrstuvwxyz012345\";</script></head>",
+        );
+        redact_document(&doc, &Redactor::new());
+        let html = doc.html().to_string();
+        assert_eq!(html.matches("k3VZ").count(), 1, "{html}");
+        assert!(html.contains("var keep"), "{html}");
     }
 
     #[test]
