@@ -2,15 +2,18 @@
 //!
 //! Builds a realistic long article page of about 1 MB and 5 MB (navigation, many
 //! sections of paragraphs with links and inline markup, lists, code blocks, tables,
-//! a sidebar and a footer) and times `extract(.., Auto, ..)` on each.
+//! a sidebar and a footer) and times `extract(.., Auto, ..)` on each, and
+//! `extract_redacted` (the lookup's path: the page is redacted on the parsed tree before
+//! conversion) to show what that pass costs.
 
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use vetch::content::extract::{
-    extract, extract_with_limit, BodyKind, ExtractMode, READABILITY_MAX_BYTES,
+    extract, extract_redacted, extract_with_limit, BodyKind, ExtractMode, READABILITY_MAX_BYTES,
 };
+use vetch::redact::Redactor;
 
 fn section(out: &mut String, i: usize) {
     let _ = write!(
@@ -88,18 +91,30 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
-fn bench(label: &str, html: &str, runs: usize, limit: usize) {
+/// `limit: None` runs `extract_redacted` (default readability limit) instead.
+fn bench(label: &str, html: &str, runs: usize, limit: Option<usize>) {
+    let redactor = Redactor::new();
     let mut times = Vec::with_capacity(runs);
     let mut out_len = 0;
     for _ in 0..runs {
         let start = Instant::now();
-        let out = extract_with_limit(
-            black_box(html),
-            BodyKind::Html,
-            ExtractMode::Auto,
-            Some("https://science.example.org/notes"),
-            limit,
-        );
+        let base = Some("https://science.example.org/notes");
+        let out = match limit {
+            Some(limit) => extract_with_limit(
+                black_box(html),
+                BodyKind::Html,
+                ExtractMode::Auto,
+                base,
+                limit,
+            ),
+            None => extract_redacted(
+                black_box(html),
+                BodyKind::Html,
+                ExtractMode::Auto,
+                base,
+                &redactor,
+            ),
+        };
         times.push(start.elapsed());
         out_len = out.text.len();
     }
@@ -121,19 +136,27 @@ fn main() {
     let five = page(5 * 1024 * 1024);
     // Warm up (OnceLock converter, allocator).
     let _ = extract(&one, BodyKind::Html, ExtractMode::Auto, None);
-    bench("1 MB, auto (readability)", &one, 11, READABILITY_MAX_BYTES);
-    bench("1 MB, whole body (no readability)", &one, 11, 0);
+    bench(
+        "1 MB, auto (readability)",
+        &one,
+        11,
+        Some(READABILITY_MAX_BYTES),
+    );
+    bench("1 MB, auto + DOM redaction", &one, 11, None);
+    bench("1 MB, whole body (no readability)", &one, 11, Some(0));
     bench(
         "5 MB, auto (> 3 MiB: whole body)",
         &five,
         5,
-        READABILITY_MAX_BYTES,
+        Some(READABILITY_MAX_BYTES),
     );
-    bench("5 MB, readability forced", &five, 5, usize::MAX);
+    bench("5 MB, auto + DOM redaction", &five, 5, None);
+    bench("5 MB, readability forced", &five, 5, Some(usize::MAX));
     // A real page, when the htmd sources (which ship it as an example) are at hand.
     if let Ok(path) = std::env::var("VETCH_BENCH_PAGE") {
         if let Ok(real) = std::fs::read_to_string(&path) {
-            bench("real page, auto", &real, 7, READABILITY_MAX_BYTES);
+            bench("real page, auto", &real, 7, Some(READABILITY_MAX_BYTES));
+            bench("real page, auto + DOM redaction", &real, 7, None);
         }
     }
 }

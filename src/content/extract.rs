@@ -46,6 +46,8 @@ use htmd::element_handler::Handlers;
 use htmd::options::{BulletListMarker, Options};
 use htmd::{Element, HtmlToMarkdown};
 
+use crate::redact::Redactor;
+
 /// How a body is turned into the text the caller receives.
 #[derive(
     Debug,
@@ -134,6 +136,23 @@ pub fn extract(body: &str, kind: BodyKind, mode: ExtractMode, base_url: Option<&
     extract_with_limit(body, kind, mode, base_url, READABILITY_MAX_BYTES)
 }
 
+/// [`extract`], with every text run and printable attribute value of an HTML page redacted
+/// on the parsed tree before Markdown or text is written (see [`crate::dom_redact`]), so
+/// no escape or markup the writers add can split a token. The caller still redacts the
+/// result (raw bodies, JSON and other text are not touched here).
+pub fn extract_redacted(
+    body: &str,
+    kind: BodyKind,
+    mode: ExtractMode,
+    base_url: Option<&str>,
+    redactor: &Redactor,
+) -> Extracted {
+    match kind {
+        BodyKind::Html => extract_html(body, mode, base_url, READABILITY_MAX_BYTES, Some(redactor)),
+        _ => extract(body, kind, mode, base_url),
+    }
+}
+
 /// [`extract`] with a different size limit for readability (for benchmarks and tests).
 #[doc(hidden)]
 pub fn extract_with_limit(
@@ -144,7 +163,7 @@ pub fn extract_with_limit(
     readability_max_bytes: usize,
 ) -> Extracted {
     match kind {
-        BodyKind::Html => extract_html(body, mode, base_url, readability_max_bytes),
+        BodyKind::Html => extract_html(body, mode, base_url, readability_max_bytes, None),
         BodyKind::Json => {
             let text = match mode {
                 ExtractMode::Raw => body.to_owned(),
@@ -196,6 +215,7 @@ fn extract_html(
     mode: ExtractMode,
     base_url: Option<&str>,
     readability_max_bytes: usize,
+    redactor: Option<&Redactor>,
 ) -> Extracted {
     if mode == ExtractMode::Raw {
         // The title only needs the head: parse up to the end of it, not the whole page.
@@ -211,7 +231,7 @@ fn extract_html(
     let base = base_url.and_then(absolute_http_url);
 
     // Parsing and preparing the document: html5ever is robust, but guard it anyway.
-    let Some((doc, title)) = guarded(|| parse_prepared(body)) else {
+    let Some((doc, title)) = guarded(|| parse_prepared(body, redactor)) else {
         // Nothing we could parse: return the body as it came (still trimmed and tidied).
         return Extracted {
             text: tidy_text(body),
@@ -242,7 +262,7 @@ fn extract_html(
 
     // Fallback: the whole body, minus boilerplate. Readability consumed (and mutated) the
     // first parse, so parse again; this path is taken for small or odd pages.
-    let whole = guarded(|| whole_body(parse_prepared(body).0, base, text_mode));
+    let whole = guarded(|| whole_body(parse_prepared(body, redactor).0, base, text_mode));
     let text = match (whole, article) {
         // Readability's pick was too small to trust; the whole body wins unless stripping
         // the boilerplate left it with less than half of that.
@@ -348,10 +368,13 @@ fn whole_body(doc: Document, base: Option<&url::Url>, text_mode: bool) -> String
     }
 }
 
-/// Parse the page and apply the preparation shared by both paths.
-fn parse_prepared(body: &str) -> (Document, Option<String>) {
+/// Parse the page, redact it when asked, and apply the preparation shared by both paths.
+fn parse_prepared(body: &str, redactor: Option<&Redactor>) -> (Document, Option<String>) {
     let doc = Document::from(&*cap_nesting(body, MAX_DEPTH));
     remove_unseen(&doc);
+    if let Some(r) = redactor {
+        crate::content::dom_redact::redact_document(&doc, r);
+    }
     let title = prepare(&doc);
     (doc, title)
 }

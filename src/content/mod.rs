@@ -4,6 +4,7 @@
 //! usability checks in their fixed order). Pure CPU work: no I/O.
 
 pub mod decode;
+pub mod dom_redact;
 pub mod extract;
 pub mod interstitial;
 pub mod judge;

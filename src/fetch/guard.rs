@@ -123,6 +123,9 @@ const V6_V4_COMPATIBLE: Ipv6Net = v6net([0; 8], 96);
 const V6_V4_TRANSLATED: Ipv6Net = v6net([0, 0, 0, 0, 0xffff, 0, 0, 0], 96);
 /// NAT64 well-known prefix 64:ff9b::/96.
 const V6_NAT64: Ipv6Net = v6net([0x64, 0xff9b, 0, 0, 0, 0, 0, 0], 96);
+/// NAT64 local-use prefix 64:ff9b:1::/48 (RFC 8215); the IPv4 address is in the last 32
+/// bits, as in the well-known prefix.
+const V6_NAT64_LOCAL: Ipv6Net = v6net([0x64, 0xff9b, 1, 0, 0, 0, 0, 0], 48);
 /// 6to4 2002::/16 (the IPv4 address is in bits 16..48).
 const V6_6TO4: Ipv6Net = v6net([0x2002, 0, 0, 0, 0, 0, 0, 0], 16);
 const V6_SITE_LOCAL: Ipv6Net = v6net([0xfec0, 0, 0, 0, 0, 0, 0, 0], 10);
@@ -182,7 +185,11 @@ fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
     }
     let o = ip.octets();
     let low = Ipv4Addr::new(o[12], o[13], o[14], o[15]);
-    if V6_V4_COMPATIBLE.contains(&ip) || V6_V4_TRANSLATED.contains(&ip) || V6_NAT64.contains(&ip) {
+    if V6_V4_COMPATIBLE.contains(&ip)
+        || V6_V4_TRANSLATED.contains(&ip)
+        || V6_NAT64.contains(&ip)
+        || V6_NAT64_LOCAL.contains(&ip)
+    {
         Some(low)
     } else if V6_6TO4.contains(&ip) {
         Some(Ipv4Addr::new(o[2], o[3], o[4], o[5]))
@@ -250,11 +257,82 @@ pub fn is_metadata_name(host: &str) -> bool {
     METADATA_NAMES.iter().any(|m| name_matches(&name, m))
 }
 
-/// True when `host` (any case, trailing dot ignored) is `localhost`, a subdomain of it, or
-/// another conventional name for this machine.
+/// Special-use and private-use domains whose names are local by definition: mDNS
+/// (`.local`, RFC 6762), `.internal` (reserved for private use), home networks
+/// (`.home.arpa`, RFC 8375), Kubernetes services (`.svc`, `.cluster.local`), and public
+/// names that always resolve to loopback (`localtest.me`, `lvh.me`, `vcap.me`).
+const LOCAL_DOMAINS: [&str; 8] = [
+    "local",
+    "internal",
+    "home.arpa",
+    "svc",
+    "cluster.local",
+    "localtest.me",
+    "lvh.me",
+    "vcap.me",
+];
+
+/// Public wildcard-DNS services whose names resolve to the IP address they spell.
+const WILDCARD_DNS: [&str; 4] = ["nip.io", "sslip.io", "xip.io", "traefik.me"];
+
+/// True when `host` (any case, trailing dot ignored) is `localhost`, a subdomain of it,
+/// another conventional name for this machine, or a name under a domain that is local by
+/// definition (see [`LOCAL_DOMAINS`]). Decided without DNS.
 pub fn is_local_name(host: &str) -> bool {
     let name = normalize_name(host);
-    LOCAL_NAMES.iter().any(|m| name_matches(&name, m))
+    LOCAL_NAMES
+        .iter()
+        .chain(LOCAL_DOMAINS.iter())
+        .any(|m| name_matches(&name, m))
+}
+
+/// The IP address a wildcard-DNS name spells (`127.0.0.1.nip.io`, `x.10.0.0.1.sslip.io`,
+/// `app-10-0-0-1.nip.io`, `7f000001.nip.io`, `--1.sslip.io` for `::1`), decided without
+/// DNS; `None` for other names.
+pub fn wildcard_dns_ip(host: &str) -> Option<IpAddr> {
+    let name = normalize_name(host);
+    let rest = WILDCARD_DNS.iter().find_map(|d| {
+        name.strip_suffix(d)
+            .and_then(|r| r.strip_suffix('.'))
+            .filter(|r| !r.is_empty())
+    })?;
+    let labels: Vec<&str> = rest.split('.').collect();
+    // Dotted: the last four labels are the address.
+    if labels.len() >= 4 {
+        let dotted = labels[labels.len() - 4..].join(".");
+        if let Ok(v4) = dotted.parse::<Ipv4Addr>() {
+            return Some(IpAddr::V4(v4));
+        }
+    }
+    let last = labels.last()?;
+    // IPv6 with dashes for colons (sslip.io): `--1`, `fe80--1`, `2a01-4f8--2`.
+    if last.contains("--") {
+        if let Ok(ip) = last.replace('-', ":").parse::<Ipv6Addr>() {
+            return Some(IpAddr::V6(ip));
+        }
+        // A prefix label before the address (`app-fe80--1`): try from each dash.
+        for (i, _) in last.match_indices('-') {
+            if let Ok(ip) = last[i + 1..].replace('-', ":").parse::<Ipv6Addr>() {
+                return Some(IpAddr::V6(ip));
+            }
+        }
+    }
+    let parts: Vec<&str> = last.split('-').collect();
+    // Dashed: `10-0-0-1` or `app-10-0-0-1`.
+    if parts.len() >= 4 {
+        let dashed = parts[parts.len() - 4..].join(".");
+        if let Ok(v4) = dashed.parse::<Ipv4Addr>() {
+            return Some(IpAddr::V4(v4));
+        }
+    }
+    // Hex: `7f000001` or `app-7f000001`.
+    let hex = parts.last()?;
+    if hex.len() == 8 {
+        if let Ok(n) = u32::from_str_radix(hex, 16) {
+            return Some(IpAddr::V4(Ipv4Addr::from(n)));
+        }
+    }
+    None
 }
 
 /// Why a URL, host or address is refused. Display gives one short line naming the class;
@@ -285,6 +363,14 @@ pub enum Refusal {
     /// `localhost` and kin. `local host name localhost`
     #[error("local host name {host}")]
     LocalName { host: String },
+    /// A wildcard-DNS name that spells a refused address.
+    /// `host 127.0.0.1.nip.io names loopback address 127.0.0.1`
+    #[error("host {host} names {class} address {ip}")]
+    Spelled {
+        host: String,
+        ip: IpAddr,
+        class: AddrClass,
+    },
     /// `host evil.example is in blocked_domains`
     #[error("host {host} is in blocked_domains")]
     Blocked { host: String },
@@ -297,7 +383,9 @@ impl Refusal {
     /// The address class behind the refusal, when it is about an address.
     pub fn class(&self) -> Option<AddrClass> {
         match self {
-            Refusal::Address { class, .. } | Refusal::Resolved { class, .. } => Some(*class),
+            Refusal::Address { class, .. }
+            | Refusal::Resolved { class, .. }
+            | Refusal::Spelled { class, .. } => Some(*class),
             Refusal::MetadataName { .. } => Some(AddrClass::Metadata),
             Refusal::LocalName { .. } => Some(AddrClass::Loopback),
             _ => None,
@@ -496,6 +584,15 @@ impl NetworkPolicy {
                     Err(Refusal::MetadataName { host: name.clone() })
                 } else if is_local_name(name) && !self.lifts(AddrClass::Loopback, exempt) {
                     Err(Refusal::LocalName { host: name.clone() })
+                } else if let Some((ip, class)) = wildcard_dns_ip(name)
+                    .and_then(|ip| classify_ip(ip).map(|class| (ip, class)))
+                    .filter(|&(_, class)| !self.lifts(class, exempt))
+                {
+                    Err(Refusal::Spelled {
+                        host: name.clone(),
+                        ip,
+                        class,
+                    })
                 } else {
                     Ok(())
                 }
@@ -537,7 +634,9 @@ mod tests {
 
     fn kind(r: &Refusal) -> Option<Want> {
         match r {
-            Refusal::Address { class, .. } => Some(Want::Addr(*class)),
+            Refusal::Address { class, .. } | Refusal::Spelled { class, .. } => {
+                Some(Want::Addr(*class))
+            }
             Refusal::MetadataName { .. } => Some(Want::MetaName),
             Refusal::LocalName { .. } => Some(Want::LocalName),
             _ => None,
@@ -721,8 +820,8 @@ mod tests {
         "https://mylocalhost/",
         "https://metadata.example.com/",
         "https://notmetadata.google.internal.example/",
-        // resolves to 169.254.169.254 later: only the resolver can refuse it
-        "http://169.254.169.254.nip.io/",
+        // a wildcard-DNS name that spells a public address
+        "http://8.8.8.8.nip.io/",
     ];
 
     #[test]
@@ -822,6 +921,101 @@ mod tests {
                 "{spelling}"
             );
         }
+    }
+
+    /// Names refused before any attempt, without DNS: (URL, refused by default, refused
+    /// under allow_private).
+    const LOCAL_BY_DEFINITION: &[(&str, Option<Want>, Option<Want>)] = &[
+        ("http://printer.local/", Some(Want::LocalName), None),
+        ("http://a.b.cluster.local/", Some(Want::LocalName), None),
+        ("http://api.default.svc/", Some(Want::LocalName), None),
+        ("http://db.internal/", Some(Want::LocalName), None),
+        ("http://router.home.arpa./", Some(Want::LocalName), None),
+        ("http://foo.localhost/", Some(Want::LocalName), None),
+        ("http://localtest.me/", Some(Want::LocalName), None),
+        ("http://x.lvh.me/", Some(Want::LocalName), None),
+        ("http://127.0.0.1.nip.io/", Some(Want::Addr(Loopback)), None),
+        (
+            "http://x.127.0.0.1.nip.io/",
+            Some(Want::Addr(Loopback)),
+            None,
+        ),
+        ("http://10-0-0-1.sslip.io/", Some(Want::Addr(Private)), None),
+        (
+            "http://app-192-168-1-1.nip.io/",
+            Some(Want::Addr(Private)),
+            None,
+        ),
+        ("http://7f000001.nip.io/", Some(Want::Addr(Loopback)), None),
+        (
+            "http://app-7f000001.sslip.io/",
+            Some(Want::Addr(Loopback)),
+            None,
+        ),
+        ("http://--1.sslip.io/", Some(Want::Addr(Loopback)), None),
+        (
+            "http://10.0.0.1.traefik.me/",
+            Some(Want::Addr(Private)),
+            None,
+        ),
+        // Metadata stays refused under allow_private, whatever the spelling.
+        (
+            "http://169.254.169.254.nip.io/",
+            Some(Want::Addr(Metadata)),
+            Some(Want::Addr(Metadata)),
+        ),
+        (
+            "http://a9fea9fe.sslip.io/",
+            Some(Want::Addr(Metadata)),
+            Some(Want::Addr(Metadata)),
+        ),
+        (
+            "http://[64:ff9b:1::a9fe:a9fe]/",
+            Some(Want::Addr(Metadata)),
+            Some(Want::Addr(Metadata)),
+        ),
+        (
+            "http://[64:ff9b:1::7f00:1]/",
+            Some(Want::Addr(Loopback)),
+            None,
+        ),
+        (
+            "http://metadata.google.internal/",
+            Some(Want::MetaName),
+            Some(Want::MetaName),
+        ),
+        // Public names and addresses stay allowed.
+        ("http://8.8.8.8.nip.io/", None, None),
+        ("http://nip.io/", None, None),
+        ("http://example.com/", None, None),
+        ("http://local.example.com/", None, None),
+        ("http://internal.example.com/", None, None),
+        ("http://my-svc.example/", None, None),
+        ("http://deadbeef.example.com/", None, None),
+    ];
+
+    #[test]
+    fn local_by_definition_names_are_refused_without_dns() {
+        let open = NetworkPolicy {
+            allow_private: true,
+            ..Default::default()
+        };
+        for (spelling, by_default, under_allow_private) in LOCAL_BY_DEFINITION {
+            let u = url(spelling);
+            let got = NetworkPolicy::default().check_url(&u, true);
+            assert_eq!(got.as_ref().err().and_then(kind), *by_default, "{spelling}");
+            let got = open.check_url(&u, true);
+            assert_eq!(
+                got.as_ref().err().and_then(kind),
+                *under_allow_private,
+                "{spelling} under allow_private"
+            );
+        }
+        let spelled = NetworkPolicy::default().check_url(&url("http://127.0.0.1.nip.io/"), true);
+        assert_eq!(
+            spelled.map_err(|r| r.to_string()),
+            Err("host 127.0.0.1.nip.io names loopback address 127.0.0.1".to_string())
+        );
     }
 
     #[test]
@@ -1005,7 +1199,7 @@ mod tests {
         ] {
             assert_eq!(
                 policy
-                    .check_resolved("169.254.169.254.nip.io", ip(addr))
+                    .check_resolved("rebind.example", ip(addr))
                     .map_err(|r| r.class()),
                 Err(Some(class)),
                 "{addr}"

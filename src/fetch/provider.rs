@@ -15,7 +15,9 @@ use tokio::time::Instant;
 use crate::fetch::guard::NetworkPolicy;
 use crate::fetch::http::{self, ClientOptions, Failure, Fetched};
 use crate::model::receipt::Outcome;
-use crate::settings::config::{Method, ProviderDetail, ProviderKind, ProviderSpec, ResponseKind};
+use crate::settings::config::{
+    Method, ProviderDetail, ProviderKind, ProviderSpec, ResponseKind, Secret,
+};
 use crate::settings::Settings;
 
 /// A ready-to-use provider.
@@ -85,18 +87,18 @@ enum How {
     Http {
         clients: Arc<Clients>,
         key: ClientKey,
-        headers: Vec<(String, String)>,
+        headers: Vec<(String, Secret)>,
     },
     Template {
         clients: Arc<Clients>,
         key: ClientKey,
-        url: String,
+        url: Secret,
         method: Method,
-        headers: Vec<(String, String)>,
-        body: Option<serde_json::Value>,
+        headers: Vec<(String, Secret)>,
+        body: Option<Secret<serde_json::Value>>,
     },
     Command {
-        argv: Vec<String>,
+        argv: Vec<Secret>,
     },
 }
 
@@ -213,7 +215,7 @@ impl Provider {
                 let client = clients.get(key).map_err(Failure::transport)?;
                 let mut req = client.get(url);
                 for (k, v) in headers {
-                    req = req.header(k.as_str(), v.as_str());
+                    req = req.header(k.as_str(), v.expose().as_str());
                 }
                 http::send(req, deadline, budget, max_body).await
             }
@@ -225,7 +227,7 @@ impl Provider {
                 headers,
                 body,
             } => {
-                let endpoint = fill(template, url);
+                let endpoint = fill(template.expose(), url);
                 let parsed = url::Url::parse(&endpoint)
                     .map_err(|e| Failure::transport(format!("template URL does not parse: {e}")))?;
                 if let Err(r) = clients.policy.check_url(&parsed, false) {
@@ -237,10 +239,10 @@ impl Provider {
                     Method::Post => client.post(parsed),
                 };
                 for (k, v) in headers {
-                    req = req.header(k.as_str(), fill(v, url));
+                    req = req.header(k.as_str(), fill(v.expose(), url));
                 }
                 if let Some(b) = body {
-                    req = req.json(&fill_json(b, url));
+                    req = req.json(&fill_json(b.expose(), url));
                 }
                 http::send(req, deadline, budget, max_body).await
             }
@@ -262,13 +264,13 @@ fn tail(bytes: &[u8], max: usize) -> String {
 /// Run a command provider: no shell, null stdin, stdout captured up to the cap, stderr tail
 /// kept for the detail, killed at the deadline.
 async fn run_command(
-    argv: &[String],
+    argv: &[Secret],
     url: &str,
     deadline: Instant,
     budget: Duration,
     max_body: u64,
 ) -> Result<Fetched, Failure> {
-    let args: Vec<String> = argv.iter().map(|a| fill(a, url)).collect();
+    let args: Vec<String> = argv.iter().map(|a| fill(a.expose(), url)).collect();
     let Some((program, rest)) = args.split_first() else {
         return Err(Failure::transport("empty argv"));
     };

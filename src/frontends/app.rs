@@ -85,7 +85,7 @@ fn engine(settings: Settings, printer: &Printer) -> Engine {
                     let shown = if crate::settings::sensitive_header(name) {
                         "(redacted)"
                     } else {
-                        value.as_str()
+                        value.expose().as_str()
                     };
                     printer.diag(&format!("provider '{}': header {name}: {shown}", p.name));
                 }
@@ -293,7 +293,7 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<i32, Usage> {
                 failure = format!("{failure} {ALLOW_PRIVATE_HINT}");
             }
             let window = window_line(&result.receipt, start_index, result.text.chars().count());
-            printer.text(&crate::frontends::output::human(
+            printer.styled_text(&crate::frontends::output::human(
                 &result.receipt,
                 &result.text,
                 &failure,

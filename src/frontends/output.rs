@@ -3,9 +3,17 @@
 //! stderr (diagnostics, errors). Values are already redacted where they are made
 //! (`lookup`); this is the choke point that catches whatever was not.
 //!
+//! Nothing a page or a server sends may drive the reader's terminal or smuggle invisible
+//! instructions to a model: [`strip_controls`] removes C0/C1 control characters (all but
+//! newline and tab) and whole terminal escape sequences from every string written, in
+//! every mode, whether or not stdout is a terminal.
+//!
 //! A closed stdout (`vetch ... | head -1`) ends the program quietly; it is not an error.
 
+use std::borrow::Cow;
 use std::io::{self, IsTerminal, Write};
+use std::iter::Peekable;
+use std::str::Chars;
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
@@ -64,6 +72,7 @@ impl Printer {
         let v = match serde_json::to_value(value) {
             Ok(mut v) => {
                 self.redactor.redact_json_value(&mut v);
+                strip_controls_json(&mut v);
                 v
             }
             Err(e) => serde_json::json!({"error": format!("serialization failed: {e}")}),
@@ -87,9 +96,17 @@ impl Printer {
         self.raw_line(&s)
     }
 
+    /// Print text vetch composed itself, with its own colour codes, redacted but not
+    /// stripped of escape sequences (`-o human`). Every piece of it that came from a page
+    /// or a server must already have gone through [`strip_controls`].
+    pub fn styled_text(&self, text: &str) -> Result<(), Closed> {
+        let s = self.redactor.redact_text(text);
+        self.raw_line(&s)
+    }
+
     /// Print text (redacted) followed by a newline if it lacks one.
     pub fn text(&self, text: &str) -> Result<(), Closed> {
-        let s = self.redactor.redact_text(text);
+        let s = self.redactor.redact_text(&strip_controls(text));
         self.raw_line(&s)
     }
 
@@ -114,13 +131,13 @@ impl Printer {
 
     /// One line on stderr as it is (redacted), without the `vetch:` prefix.
     pub fn err_line(&self, msg: &str) {
-        let s = self.redactor.redact_text(msg);
+        let s = self.redactor.redact_text(&strip_controls(msg));
         let _ = writeln!(io::stderr().lock(), "{s}");
     }
 
     /// One diagnostic line on stderr, redacted. Errors writing stderr are ignored.
     pub fn diag(&self, msg: &str) {
-        let s = self.redactor.redact_text(msg);
+        let s = self.redactor.redact_text(&strip_controls(msg));
         let _ = writeln!(io::stderr().lock(), "vetch: {s}");
     }
 }
@@ -141,6 +158,10 @@ pub fn human(
     window: Option<&str>,
     color: bool,
 ) -> String {
+    // What came from outside loses its control characters here, so that the only escape
+    // sequences in the result are the colours added below.
+    let text = &*strip_controls(text);
+    let failure = &*strip_controls(failure);
     let paint = |code: &str, s: &str| {
         if color {
             format!("\x1b[{code}m{s}\x1b[0m")
@@ -161,9 +182,9 @@ pub fn human(
     } else {
         out.push_str(&format!("{}: {failure}\n", paint("1;31", "error")));
     }
-    out.push_str(&format!("url: {}\n", r.url));
+    out.push_str(&format!("url: {}\n", strip_controls(&r.url)));
     if let Some(t) = &r.title {
-        out.push_str(&format!("title: {t}\n"));
+        out.push_str(&format!("title: {}\n", strip_controls(t)));
     }
     if r.ok {
         match window {
@@ -196,7 +217,7 @@ pub fn human(
                         .unwrap_or_default(),
                     a.http_status.map_or("-".into(), |s| s.to_string()),
                     a.elapsed_ms.to_string(),
-                    a.detail.clone(),
+                    strip_controls(&a.detail).into_owned(),
                 ]
             })
             .collect();
@@ -233,6 +254,128 @@ pub fn human(
         out.push_str(text);
     }
     out
+}
+
+/// How far an escape string (OSC, DCS, APC, PM, SOS) is searched for its terminator. An
+/// unterminated one loses only its introducer, not the rest of the text.
+const MAX_ESCAPE_STRING: usize = 4096;
+
+/// `text` without control characters other than `\n` and `\t`: C0 controls, DEL and C1
+/// controls go, and so does every terminal escape sequence they start (CSI `ESC [ … final`,
+/// OSC `ESC ] … BEL` or `ESC \\`, DCS/APC/PM/SOS strings, two-byte `ESC X`; and their C1
+/// forms). A lone `\r` becomes `\n` (it would let a line overwrite the one before it on a
+/// terminal); `\r\n` becomes `\n`. Text without controls comes back borrowed.
+pub fn strip_controls(text: &str) -> Cow<'_, str> {
+    if !text
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' | '\t' => out.push(c),
+            '\r' => {
+                if chars.peek() != Some(&'\n') {
+                    out.push('\n');
+                }
+            }
+            '\u{1b}' => match chars.peek().copied() {
+                Some('[') => {
+                    chars.next();
+                    skip_csi(&mut chars);
+                }
+                Some(']' | 'P' | 'X' | '^' | '_') => {
+                    chars.next();
+                    skip_string(&mut chars);
+                }
+                Some(' '..='/') => {
+                    // nF: intermediates, then one final byte.
+                    while chars.peek().is_some_and(|c| (' '..='/').contains(c)) {
+                        chars.next();
+                    }
+                    if chars.peek().is_some_and(|c| ('0'..='~').contains(c)) {
+                        chars.next();
+                    }
+                }
+                Some('0'..='~') => {
+                    chars.next();
+                }
+                _ => {}
+            },
+            '\u{9b}' => skip_csi(&mut chars),
+            '\u{90}' | '\u{98}' | '\u{9d}' | '\u{9e}' | '\u{9f}' => skip_string(&mut chars),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The rest of a CSI sequence: parameter and intermediate bytes, then one final byte.
+fn skip_csi(chars: &mut Peekable<Chars>) {
+    while chars.peek().is_some_and(|c| (' '..='?').contains(c)) {
+        chars.next();
+    }
+    if chars.peek().is_some_and(|c| ('@'..='~').contains(c)) {
+        chars.next();
+    }
+}
+
+/// The rest of an escape string up to its terminator (BEL, `ESC \\` or ST), when one comes
+/// within [`MAX_ESCAPE_STRING`] characters; otherwise nothing is skipped.
+fn skip_string(chars: &mut Peekable<Chars>) {
+    let mut ahead = chars.clone();
+    let mut n = 0usize;
+    while let Some(c) = ahead.next() {
+        n += 1;
+        let end = match c {
+            '\u{7}' | '\u{9c}' => true,
+            '\u{1b}' if ahead.peek() == Some(&'\\') => {
+                ahead.next();
+                n += 1;
+                true
+            }
+            _ => false,
+        };
+        if end {
+            for _ in 0..n {
+                chars.next();
+            }
+            return;
+        }
+        if n >= MAX_ESCAPE_STRING {
+            return;
+        }
+    }
+}
+
+/// [`strip_controls`] on every string of a JSON value (keys too), in place.
+pub fn strip_controls_json(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => {
+            if let Cow::Owned(clean) = strip_controls(s) {
+                *s = clean;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_controls_json),
+        Value::Object(map) => {
+            if map
+                .keys()
+                .any(|k| matches!(strip_controls(k), Cow::Owned(_)))
+            {
+                let old = std::mem::take(map);
+                for (k, v) in old {
+                    map.insert(strip_controls(&k).into_owned(), v);
+                }
+            }
+            map.values_mut().for_each(strip_controls_json);
+        }
+        _ => {}
+    }
 }
 
 #[cfg(test)]
@@ -280,5 +423,44 @@ mod tests {
             failed.starts_with("error: no usable content (x)"),
             "{failed}"
         );
+    }
+}
+
+#[cfg(test)]
+mod control_tests {
+    use super::*;
+
+    #[test]
+    fn strip_controls_table() {
+        let cases: &[(&str, &str)] = &[
+            ("plain text\n\tindented", "plain text\n\tindented"),
+            ("a\u{1b}[2Jb", "ab"),
+            ("a\u{1b}[1;31mred\u{1b}[0m", "ared"),
+            ("x\u{1b}]52;c;SGVsbG8=\u{7}y", "xy"),
+            ("x\u{1b}]0;title\u{1b}\\y", "xy"),
+            ("x\u{9b}2Jy", "xy"),
+            ("x\u{9d}8;;http://e\u{9c}y", "xy"),
+            ("nul\u{0}bell\u{7}del\u{7f}c1\u{85}", "nulbelldelc1"),
+            ("crlf\r\nlone\rcr", "crlf\nlone\ncr"),
+            ("\u{1b}c reset", " reset"),
+            ("\u{1b}(B charset", " charset"),
+            (
+                "unterminated \u{1b}]0;keep this",
+                "unterminated 0;keep this",
+            ),
+            ("é 日本 \u{200b}", "é 日本 \u{200b}"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(strip_controls(input), *want, "{input:?}");
+        }
+        assert!(matches!(strip_controls("calm"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn strip_controls_in_json_values_and_keys() {
+        let mut v =
+            serde_json::json!({"a\u{1b}[2J": ["x\u{7}", {"k": "\u{1b}]0;t\u{7}ok"}], "n": 1});
+        strip_controls_json(&mut v);
+        assert_eq!(v, serde_json::json!({"a": ["x", {"k": "ok"}], "n": 1}));
     }
 }

@@ -12,9 +12,10 @@ use sha2::{Digest, Sha256};
 use tokio::time::Instant;
 
 use crate::content::decode::{decode_body, DecodeError};
-use crate::content::extract::{extract, looks_like_html, BodyKind, ExtractMode};
+use crate::content::extract::{extract_redacted, looks_like_html, BodyKind, ExtractMode};
 use crate::fetch::http::{Failure, Fetched};
 use crate::fetch::provider::Provider;
+use crate::frontends::output::strip_controls;
 use crate::model::input::{Request, ToolInput};
 use crate::model::receipt::{
     clip_chars, AttemptRecord, FailureReason, Outcome, Receipt, ToolResult, MAX_DETAIL_CHARS,
@@ -129,9 +130,10 @@ impl Engine {
     /// A refusal before any attempt (`invalid_input`).
     fn invalid(&self, url: Option<&str>, why: &str, start: Instant, max_attempts: u32) -> Lookup {
         let r = self.redactor();
-        let detail = clip_chars(&r.redact_text(why), 300);
+        let detail = clip_chars(&strip_controls(&r.redact_text(why)), 300);
         let mut receipt = Receipt::start(
-            url.map(|u| r.redact_url(u)).unwrap_or_default(),
+            url.map(|u| strip_controls(&r.redact_url(u)).into_owned())
+                .unwrap_or_default(),
             max_attempts,
             self.providers.len() as u32,
         );
@@ -240,7 +242,10 @@ impl Engine {
                 Ok(c) => (Outcome::Ok, c.http_status, "usable content".to_string()),
                 Err(f) => (f.outcome, f.http_status, f.detail.clone()),
             };
-            let detail = clip_chars(&redactor.redact_text(&detail), MAX_DETAIL_CHARS);
+            let detail = clip_chars(
+                &strip_controls(&redactor.redact_text(&detail)),
+                MAX_DETAIL_CHARS,
+            );
             self.say(&format!(
                 "attempt {}/{}: provider '{}' -> {} in {elapsed} ms: {detail}",
                 i + 1,
@@ -267,7 +272,7 @@ impl Engine {
         let attempts = log.len() as u32;
         let r = &redactor;
         let mut receipt = Receipt::start(
-            r.redact_url(&req.url),
+            strip_controls(&r.redact_url(&req.url)).into_owned(),
             req.max_attempts,
             self.providers.len() as u32,
         );
@@ -334,12 +339,12 @@ impl Engine {
                 } else {
                     "GET"
                 },
-                crate::fetch::provider::fill(template, url)
+                crate::fetch::provider::fill(template.expose(), url)
             ),
             Some(ProviderDetail::Command { argv, .. }) => format!(
                 "run {}",
                 argv.iter()
-                    .map(|a| crate::fetch::provider::fill(a, url))
+                    .map(|a| crate::fetch::provider::fill(a.expose(), url))
                     .collect::<Vec<_>>()
                     .join(" ")
             ),
@@ -486,11 +491,17 @@ impl Job {
             (None, Some(u)) if !self.via_template => u.as_str(),
             _ => self.url.as_str(),
         };
-        let extracted = extract(&raw, kind, self.mode, Some(base));
-        let text = self.redactor.redact_text(&extracted.text);
+        // HTML is redacted on the parsed page before conversion; the final pass below runs
+        // on what conversion produced (and on raw, JSON and other bodies).
+        let extracted = extract_redacted(&raw, kind, self.mode, Some(base), &self.redactor);
+        let mut text = final_redaction(&self.redactor, &extracted.text, kind);
+        if self.fetched.truncated {
+            text = redact_cut_token(&text);
+        }
+        let text = strip_controls(&text).into_owned();
         let title = extracted
             .title
-            .map(|t| clip_chars(&self.redactor.redact_text(&t), 300));
+            .map(|t| clip_chars(&strip_controls(&self.redactor.redact_text(&t)), 300));
         // The detector weighs markers against all the text the page shows. A page whose
         // extracted text is long is never an interstitial, so the whole-page measure is
         // only computed for short results.
@@ -520,6 +531,94 @@ impl Job {
             http_status: status,
         })
     }
+}
+
+/// The last redaction pass over the text a body was turned into. JSON (in every mode) is
+/// also judged on its decoded strings, so a token written with JSON escapes
+/// (`ghp\u005f…`) is caught; only when that finds something is the JSON re-serialized
+/// (and may lose the exact spelling of its numbers).
+fn final_redaction(redactor: &Redactor, text: &str, kind: BodyKind) -> String {
+    let out = redactor.redact_text(text);
+    if kind != BodyKind::Json {
+        return out;
+    }
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(&out) else {
+        return out;
+    };
+    let mut scrubbed = value.clone();
+    redactor.redact_json_value(&mut scrubbed);
+    if scrubbed == value {
+        out
+    } else {
+        redactor.redact_json_text(&out)
+    }
+}
+
+/// Known token prefixes whose readable start at the body cap is still worth hiding.
+const TOKEN_PREFIXES: &[&str] = &[
+    "github_pat_",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "glpat-",
+    "sk_live_",
+    "sk_test_",
+    "rk_live_",
+    "rk_test_",
+    "sk-",
+    "xoxb-",
+    "xoxp-",
+    "xoxa-",
+    "xoxs-",
+    "xoxe-",
+    "AKIA",
+    "ASIA",
+    "AIza",
+    "eyJ",
+];
+
+/// A body cut at the cap may end in the first part of a token, too short for the redactor
+/// to recognise yet readable. When the last word of `text` holds a known prefix (at a word
+/// start, Markdown `\_` escapes allowed) the token from that prefix to the end of the word
+/// becomes `[REDACTED]`.
+///
+/// A stand-in until the redactor offers this itself; the lead swaps this body for the
+/// redactor's function (one call site, in `Job::run`).
+pub fn redact_cut_token(text: &str) -> String {
+    let trimmed = text.trim_end();
+    let word_start = trimmed.rfind(char::is_whitespace).map_or(0, |i| {
+        i + trimmed[i..].chars().next().map_or(1, char::len_utf8)
+    });
+    let word = &trimmed[word_start..];
+    let unescaped = word.replace("\\_", "_");
+    let hit = TOKEN_PREFIXES.iter().find_map(|p| {
+        unescaped.match_indices(p).find_map(|(i, _)| {
+            let at_start = unescaped[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_ascii_alphanumeric() && c != '_');
+            at_start.then_some(i)
+        })
+    });
+    let Some(i) = hit else {
+        return text.to_string();
+    };
+    // Map the position in the unescaped word back to the word as written.
+    let mut seen = 0usize;
+    let mut at = word.len();
+    for (pos, _) in word.char_indices() {
+        if seen == i {
+            at = pos;
+            break;
+        }
+        if word[pos..].starts_with("\\_") {
+            continue; // The backslash has no counterpart in the unescaped word.
+        }
+        seen += word[pos..].chars().next().map_or(1, char::len_utf8);
+    }
+    format!("{}{}", &text[..word_start + at], crate::redact::TEXT_MARKER)
 }
 
 /// One line saying what failed, for `content[1]` and `-o text` on stderr.
@@ -565,6 +664,34 @@ pub fn failure_line(r: &Receipt) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn token_cut_by_the_body_cap_is_redacted() {
+        let cases: &[(&str, &str)] = &[
+            ("the key is ghp_k3VZab", "the key is [REDACTED]"),
+            ("the key is ghp\\_k3VZab\n", "the key is [REDACTED]"),
+            ("<p>token: sk_live_51Hab", "<p>token: [REDACTED]"),
+            ("url?key=AIzaSyAb", "url?key=[REDACTED]"),
+            ("`github\\_pat\\_11AB", "`[REDACTED]"),
+            ("an ordinary ending", "an ordinary ending"),
+            ("a risk-free plan", "a risk-free plan"),
+            ("ends with mask_live_x", "ends with mask_live_x"),
+            ("", ""),
+        ];
+        for (input, want) in cases {
+            assert_eq!(redact_cut_token(input), *want, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn json_escaped_token_is_redacted_in_json_bodies() {
+        let r = Redactor::new();
+        let body = "{\n  \"t\": \"ghp\\u005fk3VZabcdefghijklmnopqrstuvwxyz012345\",\n  \"n\": 1\n}";
+        let out = final_redaction(&r, body, BodyKind::Json);
+        assert!(!out.contains("k3VZ"), "{out}");
+        let benign = "{\n  \"big\": 12345678901234567890123\n}";
+        assert_eq!(final_redaction(&r, benign, BodyKind::Json), benign);
+    }
 
     #[test]
     fn window_walks_characters() {

@@ -221,22 +221,22 @@ pub struct ProviderSpec {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProviderDetail {
     Http {
-        headers: Vec<(String, String)>,
+        headers: Vec<(String, Secret)>,
         proxy: Option<String>,
         user_agent: Option<String>,
     },
     Template {
-        url: String,
+        url: Secret,
         method: Method,
-        headers: Vec<(String, String)>,
-        body: Option<serde_json::Value>,
+        headers: Vec<(String, Secret)>,
+        body: Option<Secret<serde_json::Value>>,
         response: ResponseKind,
         content_pointer: Option<String>,
         proxy: Option<String>,
         user_agent: Option<String>,
     },
     Command {
-        argv: Vec<String>,
+        argv: Vec<Secret>,
         response: ResponseKind,
         content_pointer: Option<String>,
     },
@@ -249,13 +249,18 @@ impl ProviderSpec {
         match &self.detail {
             ProviderDetail::Http { .. } => "the requested URL".into(),
             ProviderDetail::Template { url, .. } => {
-                let scrubbed = url.replace("{url_encoded}", "x").replace("{url}", "x");
+                let scrubbed = url
+                    .expose()
+                    .replace("{url_encoded}", "x")
+                    .replace("{url}", "x");
                 match url::Url::parse(&scrubbed) {
                     Ok(u) => format!("{}://{}", u.scheme(), u.host_str().unwrap_or("?")),
                     Err(_) => "(unparseable template URL)".into(),
                 }
             }
-            ProviderDetail::Command { argv, .. } => argv.first().cloned().unwrap_or_default(),
+            ProviderDetail::Command { argv, .. } => {
+                argv.first().map(|a| a.expose().clone()).unwrap_or_default()
+            }
         }
     }
 }
@@ -268,7 +273,37 @@ pub struct Config {
     pub lookup: LookupSection,
     pub network: NetworkSection,
     pub providers: Vec<ProviderSpec>,
-    pub secrets: Vec<String>,
+    pub secrets: Vec<Secret>,
+}
+
+/// A value expanded from `${NAME}` (or a string it was expanded into): `Debug` and
+/// `Display` print `(redacted)`, so no log line, panic message or `{:?}` of a config can
+/// show it. The value itself is read with [`Secret::expose`], only where a request or a
+/// command line is built (and where the redactor learns it).
+#[derive(Clone, PartialEq, Eq, Default)]
+pub struct Secret<T = String>(T);
+
+impl<T> Secret<T> {
+    pub fn new(value: T) -> Secret<T> {
+        Secret(value)
+    }
+
+    /// The value. Call it only where a request is built or the redactor is fed.
+    pub fn expose(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> fmt::Debug for Secret<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("(redacted)")
+    }
+}
+
+impl<T> fmt::Display for Secret<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("(redacted)")
+    }
 }
 
 impl Config {
@@ -618,14 +653,14 @@ fn expand(
     s: &str,
     env: &dyn Fn(&str) -> Option<String>,
     missing: &mut Vec<String>,
-    secrets: &mut Vec<String>,
+    secrets: &mut Vec<Secret>,
 ) -> String {
     VAR.replace_all(s, |caps: &regex::Captures<'_>| {
         let name = &caps[1];
         match env(name).filter(|v| !v.is_empty()) {
             Some(v) => {
-                if !secrets.contains(&v) {
-                    secrets.push(v.clone());
+                if !secrets.iter().any(|s| s.expose() == &v) {
+                    secrets.push(Secret::new(v.clone()));
                 }
                 v
             }
@@ -657,7 +692,7 @@ fn expand_json(
     v: &mut serde_json::Value,
     env: &dyn Fn(&str) -> Option<String>,
     missing: &mut Vec<String>,
-    secrets: &mut Vec<String>,
+    secrets: &mut Vec<Secret>,
 ) {
     match v {
         serde_json::Value::String(s) => *s = expand(s, env, missing, secrets),
@@ -687,7 +722,7 @@ fn check_proxy(p: &str) -> Result<(), String> {
 pub fn resolve_provider(
     t: &ProviderTable,
     env: &dyn Fn(&str) -> Option<String>,
-    secrets: &mut Vec<String>,
+    secrets: &mut Vec<Secret>,
 ) -> Result<ProviderSpec, (String, String)> {
     if t.name.trim().is_empty() {
         return Err(("name".into(), "must not be empty".into()));
@@ -775,11 +810,11 @@ pub fn resolve_provider(
 
     let mut missing = Vec::new();
     let mut ex = |s: &str| expand(s, env, &mut missing, secrets);
-    let headers: Vec<(String, String)> = t
+    let headers: Vec<(String, Secret)> = t
         .headers
         .iter()
         .flatten()
-        .map(|(k, v)| (k.clone(), ex(v)))
+        .map(|(k, v)| (k.clone(), Secret::new(ex(v))))
         .collect();
     for (k, _) in &headers {
         if reqwest::header::HeaderName::from_bytes(k.as_bytes()).is_err() {
@@ -801,7 +836,7 @@ pub fn resolve_provider(
             let Some(raw_url) = &t.url else {
                 return Err(("url".into(), "is required for kind 'template'".into()));
             };
-            let url = ex(raw_url);
+            let url = Secret::new(ex(raw_url));
             let mut body =
                 match &t.body {
                     None => None,
@@ -821,7 +856,10 @@ pub fn resolve_provider(
                     "the template uses neither {url} nor {url_encoded} anywhere".into(),
                 ));
             }
-            let probe = url.replace("{url_encoded}", "x").replace("{url}", "x");
+            let probe = url
+                .expose()
+                .replace("{url_encoded}", "x")
+                .replace("{url}", "x");
             match url::Url::parse(&probe) {
                 Ok(u) if matches!(u.scheme(), "http" | "https") => {}
                 Ok(u) => {
@@ -842,7 +880,7 @@ pub fn resolve_provider(
                 url,
                 method,
                 headers,
-                body,
+                body: body.map(Secret::new),
                 response,
                 content_pointer: t.content_pointer.clone(),
                 proxy: proxy.clone(),
@@ -862,7 +900,7 @@ pub fn resolve_provider(
                     "uses neither {url} nor {url_encoded} in any argument".into(),
                 ));
             }
-            let argv: Vec<String> = argv.iter().map(|a| ex(a)).collect();
+            let argv: Vec<Secret> = argv.iter().map(|a| Secret::new(ex(a))).collect();
             ProviderDetail::Command {
                 argv,
                 response,
@@ -879,8 +917,8 @@ pub fn resolve_provider(
         Err(format!("missing env {}", missing.join(", ")))
     } else if let ProviderDetail::Command { argv, .. } = &detail {
         match argv.first() {
-            Some(program) if find_program(program).is_none() => {
-                Err(format!("program not found: {program}"))
+            Some(program) if find_program(program.expose()).is_none() => {
+                Err(format!("program not found: {}", program.expose()))
             }
             _ => Ok(()),
         }
@@ -1042,11 +1080,13 @@ mod tests {
             "[[providers]]\nname = \"r\"\nkind = \"template\"\nurl = \"https://r.example/{url}\"\nheaders = { Authorization = \"Bearer ${READER_KEY}\" }\n",
         )
         .unwrap();
-        assert_eq!(c.secrets, vec!["sekrit-value-123".to_string()]);
+        assert_eq!(c.secrets, vec![Secret::new("sekrit-value-123".to_string())]);
+        assert!(!format!("{c:?}").contains("sekrit"), "{c:?}");
+        assert_eq!(c.secrets[0].to_string(), "(redacted)");
         assert!(c.providers[0].ready.is_ok());
         match &c.providers[0].detail {
             ProviderDetail::Template { headers, .. } => {
-                assert_eq!(headers[0].1, "Bearer sekrit-value-123")
+                assert_eq!(headers[0].1.expose(), "Bearer sekrit-value-123")
             }
             other => panic!("{other:?}"),
         }

@@ -110,7 +110,10 @@ impl Settings {
                     // Same name: the operator's value wins for this run.
                     for (name, value) in &o.headers {
                         headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-                        headers.push((name.clone(), value.clone()));
+                        headers.push((
+                            name.clone(),
+                            crate::settings::config::Secret::new(value.clone()),
+                        ));
                     }
                     if o.user_agent.is_some() {
                         *user_agent = None;
@@ -149,7 +152,7 @@ impl Settings {
         };
         let mut redactor = Redactor::new();
         for s in &config.secrets {
-            redactor.add_secret(s);
+            redactor.add_secret(s.expose());
         }
         // A credential given on the command line is as secret as one in the config. Only
         // credential-like headers: scrubbing `text/html` from every page would corrupt it.
@@ -282,8 +285,14 @@ mod tests {
             ..
         } = &mut c.providers[0].detail
         {
-            headers.push(("x-keep".into(), "1".into()));
-            headers.push(("Accept".into(), "old".into()));
+            headers.push((
+                "x-keep".into(),
+                crate::settings::config::Secret::new("1".into()),
+            ));
+            headers.push((
+                "Accept".into(),
+                crate::settings::config::Secret::new("old".into()),
+            ));
             *user_agent = Some("per-provider/1".into());
         }
         let s = Settings::new(

@@ -1,0 +1,349 @@
+//! Redaction on the parsed page, before any Markdown or text is written.
+//!
+//! The converters add escapes and markup (`ghp\_…`, `**…**`, `[x](…)`) that can split a
+//! token so that a pass over their output no longer recognises it, and a page can split a
+//! token itself (`ghp_<b>abc</b>def…`, `ghp&#95;…`). So [`redact_document`] runs the
+//! [`Redactor`] over what a reader of the page sees, on the tree itself:
+//!
+//! - the text of each *inline run* (the text nodes between two block boundaries, across
+//!   inline elements such as `<b>`, `<code>` or `<a>`), concatenated the way a reader reads
+//!   it, with entities already decoded by the parser; a change is mapped back onto the
+//!   run's text nodes (see [`redact_run`]);
+//! - every attribute value the writers can print ([`PRINTED_ATTRS`]): link targets and
+//!   image sources (as URLs), tooltips and alt text (as text).
+//!
+//! Control characters and terminal escape sequences are removed from the same text
+//! ([`strip_controls`]): the writers drop a bare ESC but keep the rest of its sequence
+//! (`[2J`, `]52;c;…`), so it is done here, where the sequence is still whole (entities
+//! such as `&#27;` are decoded by then too).
+//!
+//! What this module must never do: change a page that holds no secret (the redactor keeps
+//! benign text byte for byte, and unchanged runs are not written back), recurse (the walk
+//! uses an explicit stack, whatever the nesting), or panic (every slice is checked).
+
+use dom_query::{Document, NodeRef};
+
+use crate::frontends::output::strip_controls;
+use crate::redact::Redactor;
+
+/// Attribute values the Markdown writer (htmd) or the text writer can print: `href` and
+/// `src` as link and image targets, `title` as a link or image title, `alt` as image text;
+/// and `content`, where readability finds a headline (`<meta property="og:title">`) that
+/// is printed on top when the body lacks it.
+pub const PRINTED_ATTRS: &[&str] = &["href", "src", "title", "alt", "content"];
+
+/// Attributes that hold a URL: redacted with [`Redactor::redact_url`], which keeps a URL
+/// parseable (the writers and readability resolve them against the page's base).
+const URL_ATTRS: &[&str] = &["href", "src"];
+
+/// Elements whose content neither writer prints: skipped. (A JSON-LD `<script>`, where
+/// readability may find the headline, is redacted like a block.)
+const SKIPPED: &[&str] = &["script", "style", "noscript", "template"];
+
+/// Elements a reader reads as part of the surrounding line: their text joins the run.
+/// Every other element (and `<br>`) ends a run.
+const INLINE: &[&str] = &[
+    "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "del", "dfn", "em", "font", "i",
+    "ins", "kbd", "label", "mark", "nobr", "q", "s", "samp", "small", "span", "strike", "strong",
+    "sub", "sup", "time", "tt", "u", "var", "wbr", "img",
+];
+
+enum Step<'a> {
+    Visit(NodeRef<'a>),
+    /// The end of a block: the run so far is complete.
+    Boundary,
+}
+
+/// Redact every text run and every printable attribute value of `doc` in place.
+pub fn redact_document(doc: &Document, redactor: &Redactor) {
+    let mut run: Vec<NodeRef> = Vec::new();
+    let mut stack: Vec<Step> = vec![Step::Visit(doc.root())];
+    while let Some(step) = stack.pop() {
+        let node = match step {
+            Step::Boundary => {
+                redact_run(&run, redactor);
+                run.clear();
+                continue;
+            }
+            Step::Visit(node) => node,
+        };
+        if node.is_text() {
+            run.push(node);
+            continue;
+        }
+        let (skipped, inline) = match node.qual_name_ref() {
+            Some(name) => (
+                SKIPPED.contains(&&*name.local) && !is_json_ld(&node),
+                INLINE.contains(&&*name.local),
+            ),
+            // The document root and other non-elements: a container.
+            None => (false, false),
+        };
+        if node.is_element() {
+            redact_attrs(&node, redactor);
+        }
+        if skipped {
+            continue;
+        }
+        if !inline {
+            // A block (or `<br>`): the run before it ends here, and so does its own.
+            redact_run(&run, redactor);
+            run.clear();
+            stack.push(Step::Boundary);
+        }
+        let first = stack.len();
+        stack.extend(node.children_it(false).map(Step::Visit));
+        // Children were pushed in document order; the stack pops the last first.
+        stack[first..].reverse();
+    }
+    redact_run(&run, redactor);
+}
+
+/// `<script type="application/ld+json">`.
+fn is_json_ld(node: &NodeRef) -> bool {
+    node.has_name("script")
+        && node
+            .attr("type")
+            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
+}
+
+fn redact_attrs(node: &NodeRef, redactor: &Redactor) {
+    for name in PRINTED_ATTRS {
+        let Some(value) = node.attr(name) else {
+            continue;
+        };
+        let redacted = if URL_ATTRS.contains(name) {
+            redactor.redact_url(&value)
+        } else {
+            redactor.redact_text(&value)
+        };
+        let redacted = strip_controls(&redacted).into_owned();
+        if redacted != *value {
+            node.set_attr(name, &redacted);
+        }
+    }
+}
+
+/// Redact the text a reader reads across `run` (text nodes in document order, no boundary
+/// between them) and write a change back.
+///
+/// The run's text is concatenated and redacted as one string. When it changed, the part
+/// before the first changed byte and the part after the last stay in the nodes that held
+/// them (so the inline markup around untouched text survives), and the changed middle goes
+/// into the first node that overlaps it; the other nodes overlapping it lose that part.
+/// The nodes' texts, concatenated, are then exactly the redacted text.
+fn redact_run(run: &[NodeRef], redactor: &Redactor) {
+    match run {
+        [] => {}
+        [only] => {
+            let text = only.text();
+            let redacted = clean(redactor, &text);
+            if redacted != *text {
+                only.set_text(redacted);
+            }
+        }
+        _ => {
+            let texts: Vec<String> = run.iter().map(|n| n.text().to_string()).collect();
+            let joined = texts.concat();
+            let redacted = clean(redactor, &joined);
+            if redacted == joined {
+                return;
+            }
+            for (node, text) in run.iter().zip(map_back(&texts, &joined, &redacted)) {
+                if let Some(text) = text {
+                    node.set_text(text);
+                }
+            }
+        }
+    }
+}
+
+/// `text` redacted, without control characters.
+fn clean(redactor: &Redactor, text: &str) -> String {
+    let redacted = redactor.redact_text(text);
+    match strip_controls(&redacted) {
+        std::borrow::Cow::Borrowed(_) => redacted,
+        std::borrow::Cow::Owned(stripped) => stripped,
+    }
+}
+
+/// The new text of each piece of `original` (which `texts` concatenate to) such that they
+/// concatenate to `redacted`; `None` for a piece that keeps its text.
+fn map_back(texts: &[String], original: &str, redacted: &str) -> Vec<Option<String>> {
+    let (a, b) = (original.as_bytes(), redacted.as_bytes());
+    let mut prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    while !original.is_char_boundary(prefix) {
+        prefix -= 1;
+    }
+    let room = a.len().min(b.len()) - prefix;
+    let mut suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    while !original.is_char_boundary(a.len() - suffix) {
+        suffix -= 1;
+    }
+    let (old_end, new_end) = (a.len() - suffix, b.len() - suffix);
+    let middle = redacted.get(prefix..new_end).unwrap_or("");
+    let mut out = Vec::with_capacity(texts.len());
+    let mut start = 0usize;
+    let mut middle_placed = false;
+    for text in texts {
+        let end = start + text.len();
+        // Untouched: wholly before the change or wholly after it (an empty piece too).
+        if end <= prefix || start >= old_end {
+            out.push(None);
+        } else {
+            let mut new = String::new();
+            new.push_str(original.get(start..prefix.max(start)).unwrap_or(""));
+            if !middle_placed {
+                new.push_str(middle);
+                middle_placed = true;
+            }
+            new.push_str(original.get(old_end.min(end)..end).unwrap_or(""));
+            out.push(Some(new));
+        }
+        start = end;
+    }
+    if !middle_placed && !middle.is_empty() {
+        // A pure insertion exactly at a boundary between pieces: the first piece that
+        // reaches the insertion point takes it at that point.
+        let mut start = 0usize;
+        for (text, slot) in texts.iter().zip(out.iter_mut()) {
+            let end = start + text.len();
+            if end >= prefix {
+                let at = prefix - start;
+                *slot = Some(format!(
+                    "{}{middle}{}",
+                    text.get(..at).unwrap_or(""),
+                    text.get(at..).unwrap_or("")
+                ));
+                break;
+            }
+            start = end;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pieces(texts: &[&str], redacted: &str) -> String {
+        let texts: Vec<String> = texts.iter().map(|s| s.to_string()).collect();
+        let joined = texts.concat();
+        map_back(&texts, &joined, redacted)
+            .into_iter()
+            .zip(&texts)
+            .map(|(n, o)| n.unwrap_or_else(|| o.clone()))
+            .collect::<Vec<_>>()
+            .join("|")
+    }
+
+    #[test]
+    fn map_back_keeps_untouched_nodes() {
+        assert_eq!(
+            pieces(&["see ", "ghp_", "abc", "def", " done"], "see [R] done"),
+            "see |[R]||| done"
+        );
+        assert_eq!(pieces(&["a", "b"], "ab"), "a|b");
+        assert_eq!(pieces(&["xé", "ab"], "xé[R]"), "xé|[R]");
+        assert_eq!(pieces(&["k=", "secret", "!"], "k=[R]!"), "k=|[R]|!");
+        assert_eq!(pieces(&["", "abc"], "[R]"), "|[R]");
+    }
+
+    #[test]
+    fn map_back_concatenates_to_the_redaction() {
+        let cases: &[(&[&str], &str)] = &[
+            (&["ab", "cd", "ef"], "a[R]f"),
+            (&["ab", "cd", "ef"], "abcdef[R]"),
+            (&["ab", "cd", "ef"], "[R]abcdef"),
+            (&["ab", "cd", "ef"], ""),
+            (&["日本", "語"], "日[R]語"),
+        ];
+        for (texts, redacted) in cases {
+            assert_eq!(pieces(texts, redacted).replace('|', ""), *redacted);
+        }
+    }
+
+    fn redacted_html(html: &str) -> String {
+        let doc = Document::from(html);
+        redact_document(&doc, &Redactor::new());
+        doc.select("body").html().to_string()
+    }
+
+    #[test]
+    fn split_token_across_inline_tags_is_redacted() {
+        let token = "ghp_k3VZabcdefghijklmnopqrstuvwxyz012345";
+        let (a, b) = token.split_at(6);
+        let out = redacted_html(&format!("<p>key <b>{a}</b>{b} here</p><p>next</p>"));
+        assert!(!out.contains(b), "{out}");
+        assert!(out.contains("key "), "{out}");
+        assert!(out.contains(" here"), "{out}");
+        assert!(out.contains("<p>next</p>"), "{out}");
+    }
+
+    #[test]
+    fn entity_encoded_token_and_attributes_are_redacted() {
+        let out = redacted_html(
+            "<p>ghp&#95;k3VZabcdefghijklmnopqrstuvwxyz012345</p>\
+             <a href=\"https://x.example/?api_key=AbC9dEf8GhI7\" title=\"sk_live_51Habcdefghijklmnopqrstu\">x</a>\
+             <img src=\"/i.png?token=AbC9dEf8GhI7jk\" alt=\"AKIAIOSFODNN7EXAMPLF\">",
+        );
+        assert!(!out.contains("k3VZ"), "{out}");
+        assert!(!out.contains("AbC9dEf8GhI7"), "{out}");
+        assert!(!out.contains("51Habcdef"), "{out}");
+        assert!(!out.contains("IOSFODNN7"), "{out}");
+    }
+
+    #[test]
+    fn benign_page_is_untouched() {
+        let html = "<p>Commit <code>3f2a9c1d4e5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f</code>, colour \
+                    <b>#ff8800</b>, <a href=\"/list?page=2&amp;sort=desc\" title=\"Next\">next</a>.</p>";
+        let doc = Document::from(html);
+        let before = doc.select("body").html().to_string();
+        redact_document(&doc, &Redactor::new());
+        assert_eq!(doc.select("body").html().to_string(), before);
+    }
+
+    #[test]
+    fn escape_sequences_go_whole() {
+        let out = redacted_html("<p>a &#27;[2Jb <i>c\u{1b}]52;c;eA==\u{7}d</i></p>");
+        let doc = Document::from(out.as_str());
+        assert_eq!(doc.select("p").text().to_string(), "a b cd", "{out}");
+    }
+
+    #[test]
+    fn headline_sources_are_redacted() {
+        let doc = Document::from(
+            "<head><meta property=\"og:title\" content=\"T ghp_k3VZabcdefghijklmnopqrstuvwxyz012345\">\
+             <script type=\"application/ld+json\">{\"headline\": \"ghp_k3VZabcdefghijklmnopqrstuvwxyz012345\"}</script>\
+             <script>var keep = \"ghp_k3VZabcdefghijklmnopqrstuvwxyz012345\";</script></head>",
+        );
+        redact_document(&doc, &Redactor::new());
+        let html = doc.html().to_string();
+        assert_eq!(html.matches("k3VZ").count(), 1, "{html}");
+        assert!(html.contains("var keep"), "{html}");
+    }
+
+    #[test]
+    fn blocks_end_runs() {
+        // Two halves in different paragraphs are two things a reader reads apart.
+        let out = redacted_html("<p>Authentication:</p><p>required.</p>");
+        assert!(out.contains("Authentication:") && out.contains("required."));
+    }
+
+    #[test]
+    fn deep_nesting_does_not_recurse() {
+        let html = format!(
+            "{}ghp_k3VZabcdefghijklmnopqrstuvwxyz012345",
+            "<span>".repeat(20_000)
+        );
+        let out = redacted_html(&html);
+        assert!(!out.contains("k3VZ"));
+    }
+}
