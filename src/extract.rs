@@ -1432,11 +1432,22 @@ fn trim_in_place(mut s: String) -> String {
 // JSON
 // ---------------------------------------------------------------------------------------
 
+/// JSON nested deeper than this is returned as it is (serde_json's own recursion limit).
+pub const MAX_JSON_DEPTH: usize = 128;
+
 /// Re-indent valid JSON with two spaces. The tokens are copied as they are (no number or
 /// string re-encoding), so big integers, `1.0`, key order and duplicate keys survive.
+///
+/// `None` (the caller returns the body as it is) when the JSON does not parse, nests
+/// deeper than [`MAX_JSON_DEPTH`], or would grow past [`max_pretty_len`]: indentation
+/// costs two bytes per level per line, so hostile nesting (`[[[[…]]]]`) would otherwise
+/// turn 40 KB into 800 MB.
 fn pretty_json(body: &str) -> Option<String> {
     let src = body.trim_start_matches('\u{feff}');
+    // `IgnoredAny` skips values without serde_json's recursion limit, so depth is
+    // checked below while re-indenting.
     serde_json::from_str::<serde::de::IgnoredAny>(src).ok()?;
+    let limit = max_pretty_len(src.len());
     let mut out = String::with_capacity(src.len() + src.len() / 2);
     let mut depth = 0usize;
     let mut in_string = false;
@@ -1476,6 +1487,9 @@ fn pretty_json(body: &str) -> Option<String> {
                     out.push(close);
                 } else {
                     depth += 1;
+                    if depth > MAX_JSON_DEPTH {
+                        return None;
+                    }
                     newline(&mut out, depth);
                 }
             }
@@ -1487,13 +1501,22 @@ fn pretty_json(body: &str) -> Option<String> {
             ',' => {
                 out.push(',');
                 newline(&mut out, depth);
+                if out.len() > limit {
+                    return None;
+                }
             }
             ':' => out.push_str(": "),
             ' ' | '\t' | '\n' | '\r' => {}
             _ => out.push(c),
         }
     }
-    Some(out)
+    (out.len() <= limit).then_some(out)
+}
+
+/// The longest pretty-printed JSON returned for a body of `len` bytes: four times the
+/// body plus 64 KiB. Larger results (very many tiny values deep down) are returned as is.
+pub fn max_pretty_len(len: usize) -> usize {
+    len.saturating_mul(4).saturating_add(64 * 1024)
 }
 
 #[cfg(test)]
@@ -1718,6 +1741,22 @@ mod tests {
             extract("\u{feff}[1]", BodyKind::Json, ExtractMode::Auto, None).text,
             "[\n  1\n]"
         );
+    }
+
+    #[test]
+    fn deeply_nested_json_is_returned_as_is_not_blown_up() {
+        // 20 000 levels: re-indenting made 800 million characters.
+        let deep = format!("{}{}", "[".repeat(20_000), "]".repeat(20_000));
+        assert_eq!(extract(&deep, BodyKind::Json, ExtractMode::Auto, None).text, deep);
+        let at_limit = format!("{}1{}", "[".repeat(128), "]".repeat(128));
+        let out = extract(&at_limit, BodyKind::Json, ExtractMode::Auto, None).text;
+        assert_ne!(out, at_limit);
+        let over = format!("{}1{}", "[".repeat(129), "]".repeat(129));
+        assert_eq!(extract(&over, BodyKind::Json, ExtractMode::Auto, None).text, over);
+        // Many values deep down: the output stays within a small multiple of the body.
+        let wide = format!("{}{}1{}", "[".repeat(120), "1,".repeat(100_000), "]".repeat(120));
+        let out = extract(&wide, BodyKind::Json, ExtractMode::Auto, None).text;
+        assert!(out.len() <= max_pretty_len(wide.len()), "{}", out.len());
     }
 
     #[test]
