@@ -177,8 +177,9 @@ impl Engine {
         if let Err(why) = self.preflight(&req.url) {
             return self.invalid(Some(&req.url), &why, start, req.max_attempts);
         }
-        // Providers get the URL as given: `{url}` is defined that way (DESIGN.md §9), and
-        // the http provider's client parses it exactly as preflight did.
+        // Providers get the URL as given: `{url}` of templates is defined that way (DESIGN.md
+        // §9), the http provider's client parses it exactly as preflight did, and a command
+        // provider serializes the parsed URL itself.
         let fetch_url = req.url.clone();
         // Keys the caller put in the URL are scrubbed wherever a provider echoes them.
         let redactor = Arc::new(self.settings.redactor.with_url_secrets(&req.url));
@@ -211,6 +212,7 @@ impl Engine {
                     attempt_deadline,
                     allowed,
                     self.settings.config.lookup.max_body_bytes,
+                    &redactor,
                 )
                 .await
             {
