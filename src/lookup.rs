@@ -338,8 +338,14 @@ impl Engine {
             url: url.to_string(),
         };
         // Extraction is CPU work on untrusted input: keep it off the async workers, and turn
-        // a panic in a parser into a failed attempt rather than a dead process.
-        match tokio::task::spawn_blocking(move || job.run()).await {
+        // a panic in a parser into a failed attempt rather than a dead process. When this
+        // future is dropped (the attempt's deadline, a cancelled MCP call) the flag tells
+        // the blocking work to stop instead of running on unobserved.
+        let cancel = CancelOnDrop(Arc::new(std::sync::atomic::AtomicBool::new(false)));
+        let flag = cancel.0.clone();
+        match tokio::task::spawn_blocking(move || crate::extract::with_cancel(flag, || job.run()))
+            .await
+        {
             Ok(r) => r,
             Err(_) => Err(Failure {
                 outcome: Outcome::MalformedResponse,
@@ -347,6 +353,15 @@ impl Engine {
                 detail: "the body could not be processed (parser failure)".into(),
             }),
         }
+    }
+}
+
+/// Sets its flag when dropped: the blocking work it was given to is no longer awaited.
+struct CancelOnDrop(Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -426,6 +441,9 @@ impl Job {
             _ => self.url.as_str(),
         };
         let extracted = extract(&raw, kind, self.mode, Some(base));
+        if crate::extract::cancelled() {
+            return Err(fail(Outcome::TransportError, "processing cancelled".into()));
+        }
         let text = self.redactor.redact_text(&extracted.text);
         let title = extracted
             .title
