@@ -97,6 +97,7 @@ extern "C" {
 
 /// Run `vetch ARGS` with `stdin`, isolated from any config, and wait for it with `wait4`
 /// to learn its CPU time (user + system).
+#[allow(clippy::zombie_processes)] // reaped by `wait4`, which `Child` does not know about
 fn run(args: &[&str], stdin: Vec<u8>) -> Run {
     let start = Instant::now();
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("vetch"))
@@ -474,11 +475,10 @@ fn h07_oversized_mcp_request_is_answered_with_an_error() {
         serde_json::json!({"url": "http://127.0.0.1:9/", "must_contain": "x".repeat(5 * 1024 * 1024)}),
     )]);
     input.extend_from_slice(
-        &mcp_session(&[(3, serde_json::json!({"url": "ftp://x/"}))])
+        mcp_session(&[(3, serde_json::json!({"url": "ftp://x/"}))])
             .split(|b| *b == b'\n')
             .nth(2)
-            .unwrap()
-            .to_vec(),
+            .unwrap(),
     );
     input.push(b'\n');
     let r = run(&["mcp", "--config", cfg.path().to_str().unwrap()], input);
