@@ -280,7 +280,9 @@ async fn checked_command_url(
         let addrs =
             match tokio::time::timeout_at(deadline, tokio::net::lookup_host((host, port))).await {
                 Err(_) => return Err(Failure::transport("timed out resolving the host")),
-                Ok(Err(e)) => return Err(Failure::transport(format!("connect error: {e}"))),
+                // A name that does not resolve here is left to the program, which may
+                // reach it another way (its own proxy or resolver): no address to refuse.
+                Ok(Err(_)) => return Ok(parsed.as_str().to_string()),
                 Ok(Ok(a)) => a,
             };
         for addr in addrs {
