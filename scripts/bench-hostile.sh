@@ -28,6 +28,8 @@ for name, n in sizes.items():
         f"wide-json-{name}.json": "[" * 120 + "1," * ((n - 241) // 2) + "1" + "]" * 120,
         # One element with as many attributes as fit
         f"attrs-{name}.html": fill(" a", n, "<html><body><div", "><p>after</p></div></body></html>"),
+        # One attribute value dense in entities
+        f"attrval-{name}.html": fill("a &amp; b ", n, '<html><body><div data-x="', '">x</div></body></html>'),
         # Entity-dense text
         f"amp-{name}.html": fill("a &amp; b ", n, "<html><body><p>", "</p></body></html>"),
         # Many small elements

@@ -407,6 +407,8 @@ struct Found<'a> {
     crowded: Vec<NodeRef<'a>>,
     /// Long text nodes dense in characters the serializer escapes (see [`split_text`]).
     dense_texts: Vec<NodeRef<'a>>,
+    /// Elements with an attribute value too costly to serialize (see [`escape_cost`]).
+    heavy_attrs: Vec<NodeRef<'a>>,
 }
 
 /// A parent with at least this many child elements gets [`merge_inline_runs`].
@@ -444,6 +446,15 @@ fn prepare(doc: &Document) -> Option<String> {
                 continue;
             }
             elements += 1;
+            if child.query_or(false, |n| {
+                n.as_element().is_some_and(|e| {
+                    e.attrs
+                        .iter()
+                        .any(|a| escape_cost(&a.value) > MAX_ESCAPE_COST)
+                })
+            }) {
+                found.heavy_attrs.push(child);
+            }
             if elements == CROWDED {
                 found.crowded.push(node);
             }
@@ -521,6 +532,13 @@ fn prepare(doc: &Document) -> Option<String> {
     for node in found.dense_texts {
         split_text(doc, &node);
     }
+    for node in found.heavy_attrs {
+        node.update(|n| {
+            if let Some(e) = n.as_element_mut() {
+                e.attrs.retain(|a| escape_cost(&a.value) <= MAX_ESCAPE_COST);
+            }
+        });
+    }
     remove_consent_banners(&found.consent);
     normalize_code_blocks(doc, &found.pres);
     normalize_tables(doc, &found.tables);
@@ -540,6 +558,21 @@ fn needs_split(text: &str) -> bool {
             .filter(|b| *b == b'&' || *b == 0xC2)
             .nth(TEXT_PIECE / 8)
             .is_some()
+}
+
+/// Attribute values costlier than this to serialize are dropped (see [`escape_cost`]).
+const MAX_ESCAPE_COST: usize = 1 << 20;
+
+/// What serializing an attribute value costs html5ever 0.40 (bytes rescanned): its length
+/// times its `&` and 0xC2 bytes, as for text (see [`split_text`]). An attribute cannot be
+/// split, so a value over [`MAX_ESCAPE_COST`] (1 KiB of `&amp;`s, or 64 KiB with 16 of
+/// them) is dropped; real values are far below it.
+fn escape_cost(value: &str) -> usize {
+    if value.len() < 1024 {
+        return 0;
+    }
+    let specials = value.bytes().filter(|b| *b == b'&' || *b == 0xC2).count();
+    specials.saturating_mul(value.len())
 }
 
 /// Replace a text node by adjacent text nodes of about [`TEXT_PIECE`] bytes (same text).
@@ -1998,6 +2031,20 @@ mod tests {
         for mode in [ExtractMode::Auto, ExtractMode::Text] {
             assert_eq!(extract(&html, BodyKind::Html, mode, None).text, want.trim());
         }
+    }
+
+    #[test]
+    fn attribute_values_too_costly_to_serialize_are_dropped() {
+        let dense = "a &amp; b ".repeat(20_000);
+        let html = format!(
+            "<html><body><div data-x=\"{dense}\" data-y=\"?a=1&amp;b=2\">x</div></body></html>"
+        );
+        let (doc, _) = parse_prepared(&html);
+        let div = doc.select("div");
+        assert_eq!(div.attr("data-x"), None);
+        assert_eq!(div.attr("data-y").as_deref(), Some("?a=1&b=2"));
+        assert_eq!(escape_cost("&".repeat(1023).as_str()), 0);
+        assert!(escape_cost("&".repeat(1024).as_str()) > MAX_ESCAPE_COST - 1);
     }
 
     #[test]
