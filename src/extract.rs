@@ -251,6 +251,17 @@ fn extract_html(
         return Extracted::default();
     }
 
+    // Making links absolute copies the base into every link: with a long base and many
+    // short links (`<a href=a>b</a>`) the output would grow far past the body.
+    let base = base.filter(|b| {
+        b.as_str().len() <= 256
+            || doc
+                .select("a[href], img[src]")
+                .length()
+                .saturating_mul(b.as_str().len())
+                <= LINK_BUDGET
+    });
+
     if body.len() > readability_max_bytes {
         // Too large for readability: convert the whole body of the document in hand.
         let base = base.as_ref();
@@ -545,6 +556,10 @@ fn prepare(doc: &Document) -> Option<String> {
     tidy_fragment_links(&found.fragment_links);
     title
 }
+
+/// The most bytes that making links absolute may add (links times base length); past it
+/// links stay as the page wrote them.
+const LINK_BUDGET: usize = 8 * 1024 * 1024;
 
 /// Text nodes are split into pieces of about this many bytes by [`split_text`].
 const TEXT_PIECE: usize = 512;
@@ -2045,6 +2060,20 @@ mod tests {
         assert_eq!(div.attr("data-y").as_deref(), Some("?a=1&b=2"));
         assert_eq!(escape_cost("&".repeat(1023).as_str()), 0);
         assert!(escape_cost("&".repeat(1024).as_str()) > MAX_ESCAPE_COST - 1);
+    }
+
+    #[test]
+    fn many_links_with_a_long_base_stay_relative() {
+        let long_base = format!("https://a.example/{}/", "p".repeat(2000));
+        let page = format!(
+            "<html><body><p>{}</p></body></html>",
+            "<a href=a>b</a> ".repeat(5000)
+        );
+        let out = extract(&page, BodyKind::Html, ExtractMode::Auto, Some(&long_base));
+        assert!(out.text.len() < page.len(), "{}", out.text.len());
+        let few = "<html><body><p><a href=a>b</a> and enough words to be a page</p></body></html>";
+        let out = extract(few, BodyKind::Html, ExtractMode::Auto, Some(&long_base));
+        assert!(out.text.contains(&long_base[..100]), "{}", out.text);
     }
 
     #[test]
