@@ -120,6 +120,35 @@ pub const MIN_ARTICLE_CHARS: usize = 200;
 /// large are rarely single articles.
 pub const READABILITY_MAX_BYTES: usize = 3 * 1024 * 1024;
 
+thread_local! {
+    /// The cancellation flag of the work running on this thread (see [`with_cancel`]).
+    static CANCEL: std::cell::RefCell<Option<std::sync::Arc<std::sync::atomic::AtomicBool>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f` with `flag` as this thread's cancellation flag. The long walks of extraction
+/// check it and stop early once it is set (the attempt's deadline passed, or its lookup
+/// was dropped), so abandoned work on a blocking thread stops burning CPU and does not
+/// keep the process alive; what they return then is discarded by the caller.
+pub fn with_cancel<T>(
+    flag: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    f: impl FnOnce() -> T,
+) -> T {
+    CANCEL.with(|c| *c.borrow_mut() = Some(flag));
+    let out = f();
+    CANCEL.with(|c| *c.borrow_mut() = None);
+    out
+}
+
+/// Whether this thread's work was cancelled (see [`with_cancel`]).
+pub fn cancelled() -> bool {
+    CANCEL.with(|c| {
+        c.borrow()
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+    })
+}
+
 /// Turn a decoded body into what the caller receives.
 ///
 /// - `Auto`/`Markdown` on HTML: readability-style main content converted to Markdown
@@ -238,6 +267,20 @@ fn extract_html(
             title: None,
         };
     };
+    if cancelled() {
+        return Extracted::default();
+    }
+
+    // Making links absolute copies the base into every link: with a long base and many
+    // short links (`<a href=a>b</a>`) the output would grow far past the body.
+    let base = base.filter(|b| {
+        b.as_str().len() <= 256
+            || doc
+                .select("a[href], img[src]")
+                .length()
+                .saturating_mul(b.as_str().len())
+                <= LINK_BUDGET
+    });
 
     if body.len() > readability_max_bytes {
         // Too large for readability: convert the whole body of the document in hand.
@@ -251,6 +294,9 @@ fn extract_html(
     // take the process down, so it runs under catch_unwind and we fall back.
     let base = base.as_ref();
     let article = guarded(move || readable(doc, base, text_mode)).flatten();
+    if cancelled() {
+        return Extracted::default();
+    }
     if let Some(found) = &article {
         if has_visible_chars(found, MIN_ARTICLE_CHARS) {
             return Extracted {
@@ -615,6 +661,10 @@ struct Found<'a> {
     headings: Vec<NodeRef<'a>>,
     /// Elements with many child elements (see [`merge_inline_runs`]).
     crowded: Vec<NodeRef<'a>>,
+    /// Long text nodes dense in characters the serializer escapes (see [`split_text`]).
+    dense_texts: Vec<NodeRef<'a>>,
+    /// Elements with an attribute value too costly to serialize (see [`escape_cost`]).
+    heavy_attrs: Vec<NodeRef<'a>>,
 }
 
 /// A parent with at least this many child elements gets [`merge_inline_runs`].
@@ -640,12 +690,27 @@ fn prepare(doc: &Document) -> Option<String> {
     let mut stack: Vec<(NodeRef, usize, bool)> = vec![(doc.root(), 0, false)];
     let mut names = String::new();
     while let Some((node, depth, in_svg)) = stack.pop() {
+        if cancelled() {
+            return None;
+        }
         let mut elements = 0usize;
         for child in node.children_it(true) {
             if !child.is_element() {
+                if child.is_text() && needs_split(&child.text()) {
+                    found.dense_texts.push(child);
+                }
                 continue;
             }
             elements += 1;
+            if child.query_or(false, |n| {
+                n.as_element().is_some_and(|e| {
+                    e.attrs
+                        .iter()
+                        .any(|a| escape_cost(&a.value) > MAX_ESCAPE_COST)
+                })
+            }) {
+                found.heavy_attrs.push(child);
+            }
             if elements == CROWDED {
                 found.crowded.push(node);
             }
@@ -720,11 +785,73 @@ fn prepare(doc: &Document) -> Option<String> {
     for node in found.crowded {
         merge_inline_runs(&node);
     }
+    for node in found.dense_texts {
+        split_text(doc, &node);
+    }
+    for node in found.heavy_attrs {
+        node.update(|n| {
+            if let Some(e) = n.as_element_mut() {
+                e.attrs.retain(|a| escape_cost(&a.value) <= MAX_ESCAPE_COST);
+            }
+        });
+    }
     remove_consent_banners(&found.consent);
     normalize_code_blocks(doc, &found.pres);
     normalize_tables(doc, &found.tables);
     tidy_fragment_links(&found.fragment_links);
     title
+}
+
+/// The most bytes that making links absolute may add (links times base length); past it
+/// links stay as the page wrote them.
+const LINK_BUDGET: usize = 8 * 1024 * 1024;
+
+/// Text nodes are split into pieces of about this many bytes by [`split_text`].
+const TEXT_PIECE: usize = 512;
+
+/// Whether a text node is long and dense in `&` and U+0080..U+00BF (the characters
+/// html5ever's serializer escapes or inspects).
+fn needs_split(text: &str) -> bool {
+    text.len() > 2 * TEXT_PIECE
+        && text
+            .bytes()
+            .filter(|b| *b == b'&' || *b == 0xC2)
+            .nth(TEXT_PIECE / 8)
+            .is_some()
+}
+
+/// Attribute values costlier than this to serialize are dropped (see [`escape_cost`]).
+const MAX_ESCAPE_COST: usize = 1 << 20;
+
+/// What serializing an attribute value costs html5ever 0.40 (bytes rescanned): its length
+/// times its `&` and 0xC2 bytes, as for text (see [`split_text`]). An attribute cannot be
+/// split, so a value over [`MAX_ESCAPE_COST`] (1 KiB of `&amp;`s, or 64 KiB with 16 of
+/// them) is dropped; real values are far below it.
+fn escape_cost(value: &str) -> usize {
+    if value.len() < 1024 {
+        return 0;
+    }
+    let specials = value.bytes().filter(|b| *b == b'&' || *b == 0xC2).count();
+    specials.saturating_mul(value.len())
+}
+
+/// Replace a text node by adjacent text nodes of about [`TEXT_PIECE`] bytes (same text).
+///
+/// html5ever 0.40's serializer, which both readability and the whole-body path use,
+/// rescans the rest of a text node for `<`/`>` at every `&` it escapes: quadratic in
+/// the node's length. 5 MB of `a &amp; b ` took 9.4 s; in pieces each rescan is short.
+fn split_text(doc: &Document, node: &NodeRef) {
+    let text = node.text();
+    let mut rest: &str = &text;
+    while !rest.is_empty() {
+        let mut cut = rest.len().min(TEXT_PIECE);
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        node.insert_before(&doc.tree.new_text(&rest[..cut]));
+        rest = &rest[cut..];
+    }
+    node.remove_from_parent();
 }
 
 /// Merge runs of adjacent inline siblings that htmd would merge anyway (same tag, same
@@ -1041,9 +1168,13 @@ fn cap_nesting(html: &str, max_depth: usize) -> std::borrow::Cow<'_, str> {
     let mut out: Option<String> = None;
     let mut copied = 0usize;
     let mut depth = 0usize;
+    let mut elements = 0usize;
     let mut i = 0usize;
     while let Some(offset) = html.get(i..).and_then(|rest| rest.find('<')) {
         let start = i + offset;
+        if elements % 1024 == 0 && cancelled() {
+            break;
+        }
         let rest = &bytes[start..];
         if rest.starts_with(b"<!--") {
             i = find_from(bytes, start + 4, b"-->").map_or(bytes.len(), |p| p + 3);
@@ -1064,6 +1195,27 @@ fn cap_nesting(html: &str, max_depth: usize) -> std::borrow::Cow<'_, str> {
         let self_closing = bytes[..end].ends_with(b"/>");
         let class = tag_class(name);
         let mut drop_tag = false;
+        if !closing {
+            elements += 1;
+        }
+        if elements > MAX_ELEMENTS {
+            // Past the element budget markup is dropped and text kept; a raw-text element
+            // (script, style) goes whole, as its content was never text.
+            let until = if class == TagClass::RawText && !closing {
+                let mut close = Vec::with_capacity(name.len() + 2);
+                close.extend_from_slice(b"</");
+                close.extend_from_slice(name);
+                find_from_ascii_ci(bytes, end, &close)
+                    .map_or(bytes.len(), |p| tag_end(bytes, p + close.len()))
+            } else {
+                end
+            };
+            let buf = out.get_or_insert_with(|| String::with_capacity(html.len()));
+            buf.push_str(html.get(copied..start).unwrap_or(""));
+            copied = until;
+            i = until;
+            continue;
+        }
         if closing {
             if class != TagClass::Flat && depth > 0 {
                 drop_tag = depth > max_depth;
@@ -1088,6 +1240,19 @@ fn cap_nesting(html: &str, max_depth: usize) -> std::borrow::Cow<'_, str> {
             // `<` and `>` are ASCII, so these are char boundaries; `get` keeps it panic-free.
             buf.push_str(html.get(copied..start).unwrap_or(""));
             copied = end;
+        } else if !closing {
+            if let Some(cut) = attributes_cut(bytes, name_end, end, MAX_ATTRIBUTES) {
+                // Keep the first MAX_ATTRIBUTES attributes and the tag's end (`>`). The cut
+                // is at an attribute's first byte, an ASCII boundary after whitespace.
+                let keep_from = if bytes[..end].ends_with(b">") {
+                    end - 1
+                } else {
+                    end
+                };
+                let buf = out.get_or_insert_with(|| String::with_capacity(html.len()));
+                buf.push_str(html.get(copied..cut).unwrap_or(""));
+                copied = keep_from;
+            }
         }
     }
     match out {
@@ -1095,6 +1260,68 @@ fn cap_nesting(html: &str, max_depth: usize) -> std::borrow::Cow<'_, str> {
         Some(mut buf) => {
             buf.push_str(html.get(copied..).unwrap_or(""));
             std::borrow::Cow::Owned(buf)
+        }
+    }
+}
+
+/// Attributes kept per element; the rest are dropped before parsing. html5ever checks each
+/// new attribute against all earlier ones of its element (to drop duplicates), which is
+/// quadratic: one `<div a0 … a99999>` (1.2 MB) took 12.5 s. Real elements have a few dozen.
+pub const MAX_ATTRIBUTES: usize = 256;
+
+/// Start tags kept per page; past them tags are dropped (text kept, `<script>` and
+/// `<style>` elements dropped whole). Bounds the tree's size, hence memory and every walk
+/// over it: a 5 MiB body of `<b>`s would otherwise be 1.3 million nodes.
+pub const MAX_ELEMENTS: usize = 100_000;
+
+/// Where the `(max+1)`-th attribute of a start tag begins (its name ends at `from`, the tag
+/// at `end`), or `None` when it has at most `max`. Attributes are read as the HTML
+/// tokenizer reads them: a name, then optionally `=` and a quoted or unquoted value.
+fn attributes_cut(bytes: &[u8], from: usize, end: usize, max: usize) -> Option<usize> {
+    let mut k = from;
+    let mut count = 0usize;
+    let stop = end.min(bytes.len());
+    loop {
+        while k < stop && (bytes[k].is_ascii_whitespace() || bytes[k] == b'/') {
+            k += 1;
+        }
+        if k >= stop || bytes[k] == b'>' {
+            return None;
+        }
+        count += 1;
+        if count > max {
+            return Some(k);
+        }
+        // The name (a leading `=` belongs to it).
+        k += 1;
+        while k < stop && !matches!(bytes[k], b'=' | b'>' | b'/') && !bytes[k].is_ascii_whitespace()
+        {
+            k += 1;
+        }
+        let mut v = k;
+        while v < stop && bytes[v].is_ascii_whitespace() {
+            v += 1;
+        }
+        if v < stop && bytes[v] == b'=' {
+            v += 1;
+            while v < stop && bytes[v].is_ascii_whitespace() {
+                v += 1;
+            }
+            match bytes.get(v) {
+                Some(&q @ (b'"' | b'\'')) => {
+                    v += 1;
+                    while v < stop && bytes[v] != q {
+                        v += 1;
+                    }
+                    v += 1;
+                }
+                _ => {
+                    while v < stop && bytes[v] != b'>' && !bytes[v].is_ascii_whitespace() {
+                        v += 1;
+                    }
+                }
+            }
+            k = v;
         }
     }
 }
@@ -1341,6 +1568,9 @@ fn strip_boilerplate(doc: &Document) {
     // (node, inside article/main)
     let mut stack: Vec<(NodeRef, bool)> = vec![(doc.root(), false)];
     while let Some((node, in_content)) = stack.pop() {
+        if cancelled() {
+            return;
+        }
         for child in node.children_it(false) {
             if !child.is_element() {
                 continue;
@@ -1677,11 +1907,22 @@ fn trim_in_place(mut s: String) -> String {
 // JSON
 // ---------------------------------------------------------------------------------------
 
+/// JSON nested deeper than this is returned as it is (serde_json's own recursion limit).
+pub const MAX_JSON_DEPTH: usize = 128;
+
 /// Re-indent valid JSON with two spaces. The tokens are copied as they are (no number or
 /// string re-encoding), so big integers, `1.0`, key order and duplicate keys survive.
+///
+/// `None` (the caller returns the body as it is) when the JSON does not parse, nests
+/// deeper than [`MAX_JSON_DEPTH`], or would grow past [`max_pretty_len`]: indentation
+/// costs two bytes per level per line, so hostile nesting (`[[[[…]]]]`) would otherwise
+/// turn 40 KB into 800 MB.
 fn pretty_json(body: &str) -> Option<String> {
     let src = body.trim_start_matches('\u{feff}');
+    // `IgnoredAny` skips values without serde_json's recursion limit, so depth is
+    // checked below while re-indenting.
     serde_json::from_str::<serde::de::IgnoredAny>(src).ok()?;
+    let limit = max_pretty_len(src.len());
     let mut out = String::with_capacity(src.len() + src.len() / 2);
     let mut depth = 0usize;
     let mut in_string = false;
@@ -1721,6 +1962,9 @@ fn pretty_json(body: &str) -> Option<String> {
                     out.push(close);
                 } else {
                     depth += 1;
+                    if depth > MAX_JSON_DEPTH {
+                        return None;
+                    }
                     newline(&mut out, depth);
                 }
             }
@@ -1732,13 +1976,22 @@ fn pretty_json(body: &str) -> Option<String> {
             ',' => {
                 out.push(',');
                 newline(&mut out, depth);
+                if out.len() > limit {
+                    return None;
+                }
             }
             ':' => out.push_str(": "),
             ' ' | '\t' | '\n' | '\r' => {}
             _ => out.push(c),
         }
     }
-    Some(out)
+    (out.len() <= limit).then_some(out)
+}
+
+/// The longest pretty-printed JSON returned for a body of `len` bytes: four times the
+/// body plus 64 KiB. Larger results (very many tiny values deep down) are returned as is.
+pub fn max_pretty_len(len: usize) -> usize {
+    len.saturating_mul(4).saturating_add(64 * 1024)
 }
 
 #[cfg(test)]
@@ -1963,6 +2216,109 @@ mod tests {
             extract("\u{feff}[1]", BodyKind::Json, ExtractMode::Auto, None).text,
             "[\n  1\n]"
         );
+    }
+
+    #[test]
+    fn deeply_nested_json_is_returned_as_is_not_blown_up() {
+        // 20 000 levels: re-indenting made 800 million characters.
+        let deep = format!("{}{}", "[".repeat(20_000), "]".repeat(20_000));
+        assert_eq!(
+            extract(&deep, BodyKind::Json, ExtractMode::Auto, None).text,
+            deep
+        );
+        let at_limit = format!("{}1{}", "[".repeat(128), "]".repeat(128));
+        let out = extract(&at_limit, BodyKind::Json, ExtractMode::Auto, None).text;
+        assert_ne!(out, at_limit);
+        let over = format!("{}1{}", "[".repeat(129), "]".repeat(129));
+        assert_eq!(
+            extract(&over, BodyKind::Json, ExtractMode::Auto, None).text,
+            over
+        );
+        // Many values deep down: the output stays within a small multiple of the body.
+        let wide = format!(
+            "{}{}1{}",
+            "[".repeat(120),
+            "1,".repeat(100_000),
+            "]".repeat(120)
+        );
+        let out = extract(&wide, BodyKind::Json, ExtractMode::Auto, None).text;
+        assert!(out.len() <= max_pretty_len(wide.len()), "{}", out.len());
+    }
+
+    #[test]
+    fn many_attributes_are_cut_before_parsing_not_quadratic() {
+        let attrs: String = (0..5000).map(|i| format!(" a{i}=\"v\"")).collect();
+        let html = format!("<html><body><div{attrs} id=last>kept text</div></body></html>");
+        let capped = cap_nesting(&html, MAX_DEPTH);
+        assert_eq!(capped.matches("=\"v\"").count(), MAX_ATTRIBUTES);
+        assert!(!capped.contains("id=last"));
+        assert!(capped.contains(">kept text</div>"));
+        let out = extract(&html, BodyKind::Html, ExtractMode::Auto, None);
+        assert_eq!(out.text, "kept text");
+        // Quoted values may hold spaces and `>`; unquoted ones end at a space.
+        let one = "<p a=\"x > y\" b='1 2' c=3 d>t</p>";
+        assert_eq!(
+            attributes_cut(one.as_bytes(), 2, one.find(">t").unwrap() + 1, 4),
+            None
+        );
+        assert_eq!(
+            attributes_cut(one.as_bytes(), 2, one.find(">t").unwrap() + 1, 3),
+            Some(one.find(" d>").unwrap() + 1)
+        );
+    }
+
+    #[test]
+    fn elements_past_the_budget_lose_their_markup() {
+        let mut html = "<b>x</b>".repeat(MAX_ELEMENTS);
+        html.push_str("<i>tail</i><script>var secret = 1;</script><b>end</b>");
+        let capped = cap_nesting(&html, MAX_DEPTH);
+        assert_eq!(capped.matches("<b>").count(), MAX_ELEMENTS);
+        assert!(
+            capped.ends_with("x</b>tailend"),
+            "{}",
+            &capped[capped.len() - 40..]
+        );
+    }
+
+    #[test]
+    fn entity_dense_text_converts_exactly() {
+        let n = 3000;
+        let html = format!(
+            "<html><body><p>{}</p></body></html>",
+            "a &amp; b ".repeat(n)
+        );
+        let want = "a & b ".repeat(n);
+        for mode in [ExtractMode::Auto, ExtractMode::Text] {
+            assert_eq!(extract(&html, BodyKind::Html, mode, None).text, want.trim());
+        }
+    }
+
+    #[test]
+    fn attribute_values_too_costly_to_serialize_are_dropped() {
+        let dense = "a &amp; b ".repeat(20_000);
+        let html = format!(
+            "<html><body><div data-x=\"{dense}\" data-y=\"?a=1&amp;b=2\">x</div></body></html>"
+        );
+        let (doc, _) = parse_prepared(&html, None);
+        let div = doc.select("div");
+        assert_eq!(div.attr("data-x"), None);
+        assert_eq!(div.attr("data-y").as_deref(), Some("?a=1&b=2"));
+        assert_eq!(escape_cost("&".repeat(1023).as_str()), 0);
+        assert!(escape_cost("&".repeat(1024).as_str()) > MAX_ESCAPE_COST - 1);
+    }
+
+    #[test]
+    fn many_links_with_a_long_base_stay_relative() {
+        let long_base = format!("https://a.example/{}/", "p".repeat(2000));
+        let page = format!(
+            "<html><body><p>{}</p></body></html>",
+            "<a href=a>b</a> ".repeat(5000)
+        );
+        let out = extract(&page, BodyKind::Html, ExtractMode::Auto, Some(&long_base));
+        assert!(out.text.len() < page.len(), "{}", out.text.len());
+        let few = "<html><body><p><a href=a>b</a> and enough words to be a page</p></body></html>";
+        let out = extract(few, BodyKind::Html, ExtractMode::Auto, Some(&long_base));
+        assert!(out.text.contains(&long_base[..100]), "{}", out.text);
     }
 
     #[test]

@@ -15,6 +15,7 @@ use tokio::time::Instant;
 use crate::fetch::guard::NetworkPolicy;
 use crate::fetch::http::{self, ClientOptions, Failure, Fetched};
 use crate::model::receipt::Outcome;
+use crate::redact::Redactor;
 use crate::settings::config::{
     Method, ProviderDetail, ProviderKind, ProviderSpec, ResponseKind, Secret,
 };
@@ -99,6 +100,7 @@ enum How {
     },
     Command {
         argv: Vec<Secret>,
+        policy: Arc<NetworkPolicy>,
     },
 }
 
@@ -184,7 +186,10 @@ impl Provider {
                 response,
                 content_pointer,
             } => (
-                How::Command { argv: argv.clone() },
+                How::Command {
+                    argv: argv.clone(),
+                    policy: clients.policy.clone(),
+                },
                 *response,
                 content_pointer.clone(),
             ),
@@ -198,13 +203,15 @@ impl Provider {
         }
     }
 
-    /// Fetch `url` before `deadline`, reading at most `max_body` bytes.
+    /// Fetch `url` before `deadline`, reading at most `max_body` bytes. `redactor` scrubs
+    /// what a command wrote to stderr before it is cut to fit a detail.
     pub async fn fetch(
         &self,
         url: &str,
         deadline: Instant,
         budget: Duration,
         max_body: u64,
+        redactor: &Redactor,
     ) -> Result<Fetched, Failure> {
         match &self.how {
             How::Http {
@@ -246,20 +253,61 @@ impl Provider {
                 }
                 http::send(req, deadline, budget, max_body).await
             }
-            How::Command { argv } => run_command(argv, url, deadline, budget, max_body).await,
+            How::Command { argv, policy } => {
+                let url = checked_command_url(policy, url, deadline).await?;
+                run_command(argv, &url, deadline, budget, max_body, redactor).await
+            }
         }
     }
 }
 
-/// Keep the last `max` bytes of a child's stderr, as text.
-fn tail(bytes: &[u8], max: usize) -> String {
-    let text = String::from_utf8_lossy(bytes);
+/// The URL a command provider is given, and the guard it passes first (DESIGN.md §9
+/// "Commands"): `{url}` is the URL as vetch parsed and checked it (its serialized form),
+/// so the program connects to the host the guard saw whatever its own parser makes of odd
+/// spellings (`http://a.example\\@127.0.0.2/`); and the host is resolved before the
+/// program starts. Unlike the http resolver, which keeps only the allowed addresses of a
+/// name, a command cannot be told which address to use: one refused address refuses all.
+async fn checked_command_url(
+    policy: &NetworkPolicy,
+    url: &str,
+    deadline: Instant,
+) -> Result<String, Failure> {
+    let parsed =
+        url::Url::parse(url).map_err(|e| Failure::transport(format!("URL does not parse: {e}")))?;
+    if let Err(r) = policy.check_url(&parsed, true) {
+        return Err(Failure::transport(format!("blocked: {r}")));
+    }
+    if let Some(url::Host::Domain(host)) = parsed.host() {
+        let port = parsed.port_or_known_default().unwrap_or(80);
+        let addrs =
+            match tokio::time::timeout_at(deadline, tokio::net::lookup_host((host, port))).await {
+                Err(_) => return Err(Failure::transport("timed out resolving the host")),
+                // A name that does not resolve here is left to the program, which may
+                // reach it another way (its own proxy or resolver): no address to refuse.
+                Ok(Err(_)) => return Ok(parsed.as_str().to_string()),
+                Ok(Ok(a)) => a,
+            };
+        for addr in addrs {
+            if let Err(r) = policy.check_resolved(host, addr.ip()) {
+                return Err(Failure::transport(format!("blocked: {r}")));
+            }
+        }
+    }
+    Ok(parsed.into())
+}
+
+/// Keep the last `max` characters of a child's stderr (already redacted), whitespace
+/// collapsed.
+fn tail(text: &str, max: usize) -> String {
     let text = text.trim();
     let chars: Vec<char> = text.chars().collect();
     let start = chars.len().saturating_sub(max);
     let t: String = chars[start..].iter().collect();
     t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
+
+/// How much of a command's stderr is kept for the detail (the rest is read and dropped).
+const STDERR_KEEP: u64 = 64 * 1024;
 
 /// Run a command provider: no shell, null stdin, stdout captured up to the cap, stderr tail
 /// kept for the detail, killed at the deadline.
@@ -269,6 +317,7 @@ async fn run_command(
     deadline: Instant,
     budget: Duration,
     max_body: u64,
+    redactor: &Redactor,
 ) -> Result<Fetched, Failure> {
     let args: Vec<String> = argv.iter().map(|a| fill(a.expose(), url)).collect();
     let Some((program, rest)) = args.split_first() else {
@@ -300,10 +349,13 @@ async fn run_command(
             }
             (buf, truncated)
         };
+        // Both pipes are drained at once, each bounded: stderr's first 64 KiB are kept
+        // and the rest is read and dropped, so a chatty child never blocks on a full pipe.
         let read_err = async {
             let mut buf = Vec::new();
             if let Some(err) = stderr.as_mut() {
-                let _ = err.take(64 * 1024).read_to_end(&mut buf).await;
+                let _ = err.take(STDERR_KEEP).read_to_end(&mut buf).await;
+                let _ = tokio::io::copy(err, &mut tokio::io::sink()).await;
             }
             buf
         };
@@ -330,7 +382,9 @@ async fn run_command(
                     .code()
                     .map(|c| format!("exited with status {c}"))
                     .unwrap_or_else(|| "killed by a signal".into());
-                let t = tail(&err, 120);
+                // Redact all of it first: cutting first would split a token or a PEM
+                // block past what the redactor recognises.
+                let t = tail(&redactor.redact_text(&String::from_utf8_lossy(&err)), 120);
                 return Err(Failure {
                     outcome: Outcome::TransportError,
                     http_status: None,
@@ -383,6 +437,6 @@ mod tests {
 
     #[test]
     fn tail_keeps_the_end() {
-        assert_eq!(tail(b"line one\nline two\n", 8), "line two");
+        assert_eq!(tail("line one\nline two\n", 8), "line two");
     }
 }

@@ -146,6 +146,190 @@ impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for DrainingReader<R>
     }
 }
 
+/// The longest request line `vetch mcp` reads (4 MiB). rmcp drops longer lines (past its
+/// own 16 MiB) without a word, and the client waits forever; [`LineLimit`] answers them.
+pub const MAX_REQUEST_LINE: usize = 4 * 1024 * 1024;
+
+/// The method of the stand-in request [`LineLimit`] puts where an oversized line was.
+const TOO_LARGE_METHOD: &str = "vetch/request_too_large";
+
+/// Stdin with a bound on each line. The bytes of a line pass through until it grows past
+/// `limit`; then the part already passed is ended with `!\n` (so it cannot parse), the rest
+/// of the line is read and dropped, and in its place comes one small line that rmcp
+/// answers with a JSON-RPC error: a request for [`TOO_LARGE_METHOD`] carrying the
+/// original id when the line's head shows one, else JSON that is not JSON-RPC (answered
+/// `-32600` with a null id). `report` says so on stderr.
+pub struct LineLimit<R> {
+    inner: R,
+    limit: usize,
+    /// Bytes of the current line passed on so far.
+    line_len: usize,
+    /// The first bytes of the current line, to find its id.
+    head: Vec<u8>,
+    discarding: bool,
+    out: Vec<u8>,
+    out_pos: usize,
+    report: Arc<dyn Fn(&str) + Send + Sync>,
+}
+
+/// How much of a line's start is kept to look for its `"id"`.
+const HEAD_KEEP: usize = 64 * 1024;
+
+impl<R> LineLimit<R> {
+    pub fn new(inner: R, limit: usize, report: Arc<dyn Fn(&str) + Send + Sync>) -> Self {
+        LineLimit {
+            inner,
+            limit,
+            line_len: 0,
+            head: Vec::new(),
+            discarding: false,
+            out: Vec::new(),
+            out_pos: 0,
+            report,
+        }
+    }
+
+    /// Pass `data` through the line bound into `self.out`.
+    fn feed(&mut self, mut data: &[u8]) {
+        while !data.is_empty() {
+            let newline = data.iter().position(|b| *b == b'\n');
+            if self.discarding {
+                match newline {
+                    None => return,
+                    Some(p) => {
+                        self.discarding = false;
+                        self.line_len = 0;
+                        self.head.clear();
+                        data = &data[p + 1..];
+                        continue;
+                    }
+                }
+            }
+            let seg_end = newline.unwrap_or(data.len());
+            let room = self.limit - self.line_len;
+            if seg_end > room {
+                // The line is too long: pass what fits, then end it unparseable.
+                self.keep_head(&data[..room]);
+                self.out.extend_from_slice(&data[..room]);
+                self.out.extend_from_slice(b"!\n");
+                let id = request_id(&self.head);
+                let line = match &id {
+                    Some(id) => format!(
+                        "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"{TOO_LARGE_METHOD}\"}}\n"
+                    ),
+                    None => "{\"vetch\":\"request line too long\"}\n".to_string(),
+                };
+                self.out.extend_from_slice(line.as_bytes());
+                (self.report)(&format!(
+                    "mcp: a request line longer than {} bytes was refused (id {})",
+                    self.limit,
+                    id.as_deref().unwrap_or("unknown")
+                ));
+                self.discarding = true;
+                data = &data[room..];
+                continue;
+            }
+            let take = newline.map_or(data.len(), |p| p + 1);
+            self.keep_head(&data[..seg_end]);
+            self.out.extend_from_slice(&data[..take]);
+            if newline.is_some() {
+                self.line_len = 0;
+                self.head.clear();
+            } else {
+                self.line_len += take;
+            }
+            data = &data[take..];
+        }
+    }
+
+    fn keep_head(&mut self, bytes: &[u8]) {
+        let room = HEAD_KEEP.saturating_sub(self.head.len());
+        self.head.extend_from_slice(&bytes[..bytes.len().min(room)]);
+    }
+}
+
+impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for LineLimit<R> {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        use std::task::Poll;
+        let this = self.get_mut();
+        loop {
+            if this.out_pos < this.out.len() {
+                let n = buf.remaining().min(this.out.len() - this.out_pos);
+                buf.put_slice(&this.out[this.out_pos..this.out_pos + n]);
+                this.out_pos += n;
+                if this.out_pos == this.out.len() {
+                    this.out.clear();
+                    this.out_pos = 0;
+                }
+                return Poll::Ready(Ok(()));
+            }
+            let mut chunk = [0u8; 16 * 1024];
+            let mut rb = tokio::io::ReadBuf::new(&mut chunk);
+            match std::pin::Pin::new(&mut this.inner).poll_read(cx, &mut rb) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Ready(Ok(())) if rb.filled().is_empty() => return Poll::Ready(Ok(())),
+                Poll::Ready(Ok(())) => {
+                    let filled = rb.filled().to_vec();
+                    this.feed(&filled);
+                }
+            }
+        }
+    }
+}
+
+/// The raw JSON of the top-level `"id"` of a (possibly cut) JSON-RPC line, when it is a
+/// string or an integer.
+fn request_id(head: &[u8]) -> Option<String> {
+    let mut depth = 0usize;
+    let mut i = 0usize;
+    while i < head.len() {
+        match head[i] {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < head.len() && head[i] != b'"' {
+                    i += if head[i] == b'\\' { 2 } else { 1 };
+                }
+                let is_id = depth == 1 && head.get(start..i) == Some(&b"\"id"[..]);
+                let value = head
+                    .get(i + 1..)
+                    .map(<[u8]>::trim_ascii_start)
+                    .and_then(|r| r.strip_prefix(b":"));
+                if let (true, Some(rest)) = (is_id, value) {
+                    return id_token(rest.trim_ascii_start());
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The JSON token at the start of `rest`, when it is a string or an integer.
+fn id_token(rest: &[u8]) -> Option<String> {
+    let token_len = if rest.first() == Some(&b'"') {
+        let mut k = 1;
+        while k < rest.len() && rest[k] != b'"' {
+            k += if rest[k] == b'\\' { 2 } else { 1 };
+        }
+        k + 1
+    } else {
+        rest.iter()
+            .position(|b| !(b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E')))
+            .unwrap_or(rest.len())
+    };
+    let v: Value = serde_json::from_slice(rest.get(..token_len)?).ok()?;
+    (v.is_string() || v.is_i64() || v.is_u64()).then(|| v.to_string())
+}
+
 /// A JSON value as a JSON object; anything else (which the embedded schemas never are)
 /// becomes an empty object rather than a panic.
 fn object(v: Value) -> JsonObject {
@@ -310,6 +494,16 @@ impl ServerHandler for Server {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
+        if request.method == TOO_LARGE_METHOD {
+            return Err(ErrorData::new(
+                ErrorCode::INVALID_REQUEST,
+                format!(
+                    "request too large: the line is longer than {MAX_REQUEST_LINE} bytes, \
+                     the most this server reads"
+                ),
+                None,
+            ));
+        }
         if request.method != "tools/call" {
             return Err(ErrorData::new(
                 ErrorCode::METHOD_NOT_FOUND,
@@ -359,8 +553,12 @@ pub async fn serve(engine: Arc<Engine>, printer: Printer) -> Result<(), String> 
     // Non-blocking pipes when launched by a client (no blocking stdin reader left behind at
     // exit); plain stdio handles on a terminal.
     let (reader, writer) = rmcp::transport::stdio_pipes();
+    let report = {
+        let printer = printer.clone();
+        Arc::new(move |msg: &str| printer.diag(msg)) as Arc<dyn Fn(&str) + Send + Sync>
+    };
     let reader = DrainingReader {
-        inner: reader,
+        inner: LineLimit::new(reader, MAX_REQUEST_LINE, report),
         in_flight,
         limit,
         waiting: None,
@@ -423,6 +621,41 @@ mod tests {
                     .to_string()
             })
             .collect()
+    }
+
+    #[test]
+    fn request_id_reads_the_top_level_id() {
+        let id = |s: &str| request_id(s.as_bytes());
+        assert_eq!(
+            id(r#"{"jsonrpc":"2.0","id":7,"method":"x","params":{"#),
+            Some("7".into())
+        );
+        assert_eq!(id(r#"{"id" : "a\"b","method""#), Some(r#""a\"b""#.into()));
+        assert_eq!(id(r#"{"params":{"id":3},"id":4"#), Some("4".into()));
+        assert_eq!(id(r#"{"method":"x","params":{"id":3,"#), None);
+        assert_eq!(id(r#"{"id":1.5}"#), None);
+        assert_eq!(id(r#"{"id":"#), None);
+        assert_eq!(id(r#"{"method":"id","id":2"#), Some("2".into()));
+    }
+
+    #[test]
+    fn oversized_lines_become_one_small_line() {
+        let said = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+        let s2 = said.clone();
+        let mut l = LineLimit::new(
+            &b""[..],
+            16,
+            Arc::new(move |m: &str| s2.lock().unwrap().push(m.to_string())),
+        );
+        l.feed(b"{\"id\":5,\"method\":\"abcdefghijklmnop");
+        l.feed(b"qrstuvwxyz\"}\n{\"ok\":1}\n");
+        let out = String::from_utf8(l.out.clone()).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "{\"id\":5,\"method\"!");
+        assert!(lines[1].contains("\"id\":5") && lines[1].contains(TOO_LARGE_METHOD));
+        assert_eq!(lines[2], "{\"ok\":1}");
+        assert_eq!(lines.len(), 3);
+        assert_eq!(said.lock().unwrap().len(), 1);
     }
 
     #[test]

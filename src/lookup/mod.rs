@@ -179,8 +179,9 @@ impl Engine {
         if let Err(why) = self.preflight(&req.url) {
             return self.invalid(Some(&req.url), &why, start, req.max_attempts);
         }
-        // Providers get the URL as given: `{url}` is defined that way (DESIGN.md §9), and
-        // the http provider's client parses it exactly as preflight did.
+        // Providers get the URL as given: `{url}` of templates is defined that way (DESIGN.md
+        // §9), the http provider's client parses it exactly as preflight did, and a command
+        // provider serializes the parsed URL itself.
         let fetch_url = req.url.clone();
         // Keys the caller put in the URL are scrubbed wherever a provider echoes them.
         let redactor = Arc::new(self.settings.redactor.with_url_secrets(&req.url));
@@ -216,6 +217,7 @@ impl Engine {
                     attempt_deadline,
                     allowed,
                     self.settings.config.lookup.max_body_bytes,
+                    &redactor,
                 )
                 .await
             {
@@ -404,8 +406,16 @@ impl Engine {
             url: url.to_string(),
         };
         // Extraction is CPU work on untrusted input: keep it off the async workers, and turn
-        // a panic in a parser into a failed attempt rather than a dead process.
-        match tokio::task::spawn_blocking(move || job.run()).await {
+        // a panic in a parser into a failed attempt rather than a dead process. When this
+        // future is dropped (the attempt's deadline, a cancelled MCP call) the flag tells
+        // the blocking work to stop instead of running on unobserved.
+        let cancel = CancelOnDrop(Arc::new(std::sync::atomic::AtomicBool::new(false)));
+        let flag = cancel.0.clone();
+        match tokio::task::spawn_blocking(move || {
+            crate::content::extract::with_cancel(flag, || job.run())
+        })
+        .await
+        {
             Ok(r) => r,
             Err(_) => Err(Failure {
                 outcome: Outcome::MalformedResponse,
@@ -413,6 +423,15 @@ impl Engine {
                 detail: "the body could not be processed (parser failure)".into(),
             }),
         }
+    }
+}
+
+/// Sets its flag when dropped: the blocking work it was given to is no longer awaited.
+struct CancelOnDrop(Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -494,6 +513,9 @@ impl Job {
         // HTML is redacted on the parsed page before conversion; the final pass below runs
         // on what conversion produced (and on raw, JSON and other bodies).
         let extracted = extract_redacted(&raw, kind, self.mode, Some(base), &self.redactor);
+        if crate::content::extract::cancelled() {
+            return Err(fail(Outcome::TransportError, "processing cancelled".into()));
+        }
         let mut text = final_redaction(&self.redactor, &extracted.text, kind);
         if self.fetched.truncated {
             text = redact_cut_token(&text);

@@ -546,6 +546,13 @@ pub fn parse(
 
     validate_lookup(&file.lookup)
         .map_err(|(key, msg)| err(key_line(text, &key), Some(key), msg))?;
+    if let Some(why) = control_char(&file.network.user_agent) {
+        return Err(err(
+            key_line(text, "network.user_agent"),
+            Some("network.user_agent".into()),
+            why,
+        ));
+    }
     if file.network.max_redirects > 100 {
         return Err(err(
             key_line(text, "network.max_redirects"),
@@ -583,6 +590,21 @@ pub fn parse(
         providers,
         secrets,
     })
+}
+
+/// Why a header value (or user agent) cannot be sent: CR, LF or another control character
+/// (tab aside) would split or corrupt the request, so every lookup would fail. The value is
+/// not quoted: it may hold an expanded secret.
+fn control_char(value: &str) -> Option<String> {
+    let c = value.chars().find(|c| c.is_control() && *c != '\t')?;
+    let name = match c {
+        '\r' => "a carriage return (CR)".to_string(),
+        '\n' => "a line feed (LF)".to_string(),
+        other => format!("the control character U+{:04X}", u32::from(other)),
+    };
+    Some(format!(
+        "contains {name}, which cannot be sent in an HTTP header"
+    ))
 }
 
 fn finish_network(mut n: NetworkSection) -> NetworkSection {
@@ -816,16 +838,22 @@ pub fn resolve_provider(
         .flatten()
         .map(|(k, v)| (k.clone(), Secret::new(ex(v))))
         .collect();
-    for (k, _) in &headers {
+    for (k, v) in &headers {
         if reqwest::header::HeaderName::from_bytes(k.as_bytes()).is_err() {
             return Err((
                 "headers".into(),
                 format!("'{k}' is not a valid header name"),
             ));
         }
+        if let Some(why) = control_char(v.expose()) {
+            return Err((format!("headers.{k}"), why));
+        }
     }
     let proxy = t.proxy.as_deref().map(&mut ex);
     let user_agent = t.user_agent.as_deref().map(&mut ex);
+    if let Some(why) = user_agent.as_deref().and_then(control_char) {
+        return Err(("user_agent".into(), why));
+    }
     let detail = match t.kind {
         ProviderKind::Http => ProviderDetail::Http {
             headers,
@@ -1124,6 +1152,28 @@ mod tests {
         let e = parse_str(t).unwrap_err();
         assert!(e.message.contains("duplicate"), "{e}");
         assert_eq!(e.line, Some(4));
+    }
+
+    #[test]
+    fn crlf_in_header_value_or_user_agent_is_a_config_error() {
+        let e = parse_str("[network]\nuser_agent = \"ua\\r\\nX-Evil: 1\"\n").unwrap_err();
+        assert_eq!(e.line, Some(2));
+        assert_eq!(e.key.as_deref(), Some("network.user_agent"));
+        assert!(e.message.contains("carriage return"), "{}", e.message);
+        let e = parse_str(
+            "[[providers]]\nname = \"d\"\nkind = \"http\"\nheaders = { X-A = \"a\\nb\" }\n",
+        )
+        .unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("providers[0].headers.X-A"));
+        assert!(e.message.contains("line feed"), "{}", e.message);
+        let e =
+            parse_str("[[providers]]\nname = \"d\"\nkind = \"http\"\nuser_agent = \"a\\u0000\"\n")
+                .unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("providers[0].user_agent"));
+        assert!(e.message.contains("U+0000"), "{}", e.message);
+        // A tab is allowed in a header value.
+        parse_str("[[providers]]\nname = \"d\"\nkind = \"http\"\nheaders = { X-A = \"a\\tb\" }\n")
+            .unwrap();
     }
 
     #[test]
