@@ -41,6 +41,8 @@ use std::sync::{Arc, LazyLock};
 use aho_corasick::{AhoCorasick, MatchKind};
 use regex::{Regex, RegexBuilder};
 
+mod escapes;
+
 /// The marker [`Redactor::redact_text`] writes in place of a secret.
 pub const TEXT_MARKER: &str = "[REDACTED]";
 /// The marker [`Redactor::redact_url`] writes: URL-safe, so the result still parses.
@@ -247,7 +249,34 @@ impl Redactor {
     }
 
     fn redact_str<'t>(&self, text: &'t str) -> Cow<'t, str> {
-        self.scan_all(text, TEXT_MARKER)
+        let mut cur = self.scan_all(text, TEXT_MARKER);
+        // The reader's view: what the text says once Markdown, JSON and HTML escapes are
+        // undone and invisible characters dropped. Built only when the text holds one.
+        // Each round replaces, in the text, what the view shows to be a secret; the text is
+        // then scanned as written again (a marker can expose a neighbour) until both agree.
+        for _ in 0..4 {
+            let Some(view) = escapes::View::build(&cur) else {
+                break;
+            };
+            let mut spans = Vec::new();
+            let _ = sweep(
+                &view.text,
+                TEXT_MARKER,
+                self.matcher.as_deref(),
+                None,
+                Some(&mut spans),
+            );
+            if spans.is_empty() {
+                break;
+            }
+            let mut out = Out::new(&cur);
+            for (a, b) in spans {
+                out.replace(view.src_pos(a), view.src_pos(b), TEXT_MARKER);
+            }
+            let next = out.finish().into_owned();
+            cur = Cow::Owned(self.scan_all(&next, TEXT_MARKER).into_owned());
+        }
+        cur
     }
 
     /// Literals and shapes in one forward sweep.
@@ -335,6 +364,8 @@ struct Out<'t, 'm> {
     pem_no_end: usize,
     /// Spans of the output that differ from the input, in order.
     edits: Vec<(usize, usize)>,
+    /// The same spans in input offsets.
+    src_edits: Vec<(usize, usize)>,
 }
 
 impl<'t, 'm> Out<'t, 'm> {
@@ -353,6 +384,7 @@ impl<'t, 'm> Out<'t, 'm> {
             pem_searched: 0,
             pem_no_end: 0,
             edits: Vec::new(),
+            src_edits: Vec::new(),
         }
     }
 
@@ -369,6 +401,7 @@ impl<'t, 'm> Out<'t, 'm> {
         let at = self.buf.len();
         self.buf.push_str(with);
         self.edits.push((at, self.buf.len()));
+        self.src_edits.push((start, end));
         self.last = end;
     }
 
@@ -388,6 +421,7 @@ impl<'t, 'm> Out<'t, 'm> {
             let at = self.buf.len();
             self.buf.push_str(&s);
             self.edits.push((at, self.buf.len()));
+            self.src_edits.push((start, end));
             self.last = end;
         }
     }
@@ -475,14 +509,14 @@ fn next_char(s: &str, i: usize) -> usize {
 /// match and [`SETTLE_FWD`] bytes behind it, so only those windows are swept again: with
 /// a few secrets on a page the extra work is a few kilobytes.
 fn scan<'t>(text: &'t str, marker: &str, lits: Option<&AhoCorasick>) -> Cow<'t, str> {
-    let (first, mut edits) = sweep(text, marker, lits, None);
+    let (first, mut edits) = sweep(text, marker, lits, None, None);
     if edits.is_empty() {
         return first;
     }
     let mut cur = first.into_owned();
     for _ in 0..8 {
         let windows = settle_windows(&edits, cur.len());
-        let (next, more) = sweep(&cur, marker, lits, Some(&windows));
+        let (next, more) = sweep(&cur, marker, lits, Some(&windows), None);
         if more.is_empty() {
             break;
         }
@@ -520,6 +554,7 @@ fn sweep<'t>(
     marker: &str,
     lits: Option<&AhoCorasick>,
     windows: Option<&[(usize, usize)]>,
+    src_edits: Option<&mut Vec<(usize, usize)>>,
 ) -> (Cow<'t, str>, Vec<(usize, usize)>) {
     let re = &*HOT;
     let whole = [(0, text.len())];
@@ -578,6 +613,9 @@ fn sweep<'t>(
         }
     }
     let edits = std::mem::take(&mut out.edits);
+    if let Some(src) = src_edits {
+        *src = std::mem::take(&mut out.src_edits);
+    }
     (out.finish(), edits)
 }
 
@@ -2536,6 +2574,143 @@ mod tests {
         let out = r.redact_json_text(&s);
         assert!(!out.contains(json_inner));
         assert_eq!(out, r#"{"content":"got [REDACTED] back","n":1}"#);
+    }
+
+    /// What a reader sees in `s`: its escapes undone, invisible characters dropped.
+    fn reader_view(s: &str) -> String {
+        escapes::View::build(s).map_or_else(|| s.to_string(), |v| v.text)
+    }
+
+    /// Issue 11: the Markdown converter escaped `_` and the redactor no longer saw tokens.
+    #[test]
+    fn escaped_secrets_are_redacted_as_read() {
+        let mut r = Redactor::new();
+        r.add_secret("tok_with_under_scores_77");
+        r.add_secret("team_prod_key_9f8e7d6c5b4a");
+        let ghp = format!("ghp_{}", alnum(36, 201));
+        let sk = format!("sk_live_51{}", alnum(30, 202));
+        let cases: Vec<(String, Vec<String>, &str)> = vec![
+            (ghp.replace('_', "\\_"), vec![ghp.clone()], ""),
+            (
+                format!("use `{}` now", ghp.replace('_', "\\_")),
+                vec![ghp.clone()],
+                "use `",
+            ),
+            (sk.replace('_', "\\_"), vec![sk.clone()], ""),
+            (
+                "Bearer tok\\_with\\_under\\_scores\\_77".into(),
+                vec!["tok_with_under_scores_77".into()],
+                "Bearer ",
+            ),
+            (
+                "?api\\_key=abc\\_def\\_ghi\\_123 and more".into(),
+                vec!["abc_def_ghi_123".into()],
+                " and more",
+            ),
+            (
+                "api\\_key=abc\\_def\\_ghi\\_123".into(),
+                vec!["abc_def_ghi_123".into()],
+                "",
+            ),
+            (
+                "x-api-key: team\\_prod\\_key\\_9f8e7d6c5b4a\n".into(),
+                vec!["team_prod_key_9f8e7d6c5b4a".into()],
+                "x-api-key: ",
+            ),
+            (
+                "https://api.example.com/v1?page=1&amp;api&#95;key=AbC9xYz123 ok".into(),
+                vec!["AbC9xYz123".into()],
+                " ok",
+            ),
+            (
+                "api&lowbar;key = \"Zz9Yy8Xx7Ww6\"".into(),
+                vec!["Zz9Yy8Xx7Ww6".into()],
+                "",
+            ),
+            (
+                format!("token {}", ghp.replace('_', "&#x5f;")),
+                vec![ghp.clone()],
+                "token ",
+            ),
+            (
+                r#"{"api\u005fkey": "s3cr3tValue99", "n": 1}"#.into(),
+                vec!["s3cr3tValue99".into()],
+                r#", "n": 1}"#,
+            ),
+            (ghp.replacen('_', "\\u005f", 1), vec![ghp.clone()], ""),
+            (
+                format!(
+                    "a {} b",
+                    ghp.replacen("p_", "p\u{AD}_", 1)
+                        .replacen("_", "_\u{200B}", 1)
+                ),
+                vec![ghp.clone()],
+                "a ",
+            ),
+            (
+                "x tok_with\u{200D}_under\u{2060}_scores_77\u{FEFF} y".into(),
+                vec!["tok_with_under_scores_77".into()],
+                "x ",
+            ),
+            (
+                format!(
+                    "[key]({}) \\* \\[x\\] \\| \\`c\\` \\<b",
+                    ghp.replace('_', "\\_")
+                ),
+                vec![ghp.clone()],
+                "\\* \\[x\\] \\| \\`c\\` \\<b",
+            ),
+        ];
+        for (input, secrets, keep) in &cases {
+            let out = r.redact_text(input);
+            let seen = reader_view(&out);
+            for s in secrets {
+                assert!(
+                    !seen.contains(s.as_str()),
+                    "{s:?} readable in {out:?} (from {input:?})"
+                );
+            }
+            assert!(
+                out.contains(keep),
+                "context {keep:?} lost: {input:?} -> {out:?}"
+            );
+            assert!(out.contains(TEXT_MARKER), "{out:?}");
+            assert_eq!(r.redact_text(&out), out, "not idempotent on {input:?}");
+        }
+        // Every CommonMark escape inside a registered secret.
+        let mut r = Redactor::new();
+        let secret = "p4ss_w*rd[x]|y`z<q\\r#s.t-u+v!w";
+        r.add_secret(secret);
+        let escaped: String = secret
+            .chars()
+            .flat_map(|c| {
+                if c.is_ascii_punctuation() {
+                    vec!['\\', c]
+                } else {
+                    vec![c]
+                }
+            })
+            .collect();
+        let out = r.redact_text(&format!("value {escaped} end"));
+        assert_eq!(out, "value [REDACTED] end");
+    }
+
+    /// Escapes in ordinary text change nothing.
+    #[test]
+    fn escaped_benign_text_unchanged() {
+        let r = Redactor::new();
+        for s in [
+            "snake\\_case\\_names and \\*emphasis\\* in \\[brackets\\]",
+            "max\\_tokens: 4096 and token\\_type: bearer",
+            "1\\. first item \\# not a heading",
+            "&lt;your-api-key&gt; &amp; &#95;underscore&#95; &lowbar;",
+            "{\"key\": \"user\\u005fname\"}",
+            "soft\u{AD}hyphen\u{200B}zero width",
+            "api\\_key=YOUR\\_API\\_KEY",
+            "C:\\Users\\me\\token\\_file.txt",
+        ] {
+            assert_eq!(r.redact_text(s), s);
+        }
     }
 
     #[test]
