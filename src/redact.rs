@@ -42,6 +42,9 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use regex::{Regex, RegexBuilder};
 
 mod escapes;
+mod rules;
+
+pub use rules::{parse_gitleaks_rules, ExtraRule, RuleError};
 
 /// The marker [`Redactor::redact_text`] writes in place of a secret.
 pub const TEXT_MARKER: &str = "[REDACTED]";
@@ -72,6 +75,8 @@ pub struct Redactor {
     /// Leftmost-longest matcher over `patterns`, rebuilt by `add_secret`. `None` while no
     /// secret is registered (or if building failed, in which case a slow fallback runs).
     matcher: Option<Arc<AhoCorasick>>,
+    /// Operator rules (`[redaction] extra_rules`), applied after the built-in families.
+    rules: Arc<Vec<ExtraRule>>,
 }
 
 impl fmt::Debug for Redactor {
@@ -79,6 +84,7 @@ impl fmt::Debug for Redactor {
         f.debug_struct("Redactor")
             .field("secrets", &self.secrets)
             .field("forms", &self.patterns.len())
+            .field("extra_rules", &self.rules.len())
             .finish_non_exhaustive()
     }
 }
@@ -124,6 +130,14 @@ impl Redactor {
                 .build(&self.patterns)
                 .ok()
                 .map(Arc::new);
+        }
+    }
+
+    /// Add operator rules (see [`parse_gitleaks_rules`]); they apply wherever the built-in
+    /// families do, after them.
+    pub fn add_rules(&mut self, rules: Vec<ExtraRule>) {
+        if !rules.is_empty() {
+            Arc::make_mut(&mut self.rules).extend(rules);
         }
     }
 
@@ -323,6 +337,10 @@ impl Redactor {
                 None,
                 Some(&mut spans),
             );
+            if !self.rules.is_empty() {
+                spans.extend(self.rule_spans(&view.text));
+                spans.sort_unstable();
+            }
             if spans.is_empty() {
                 break;
             }
@@ -336,8 +354,45 @@ impl Redactor {
         cur
     }
 
-    /// Literals and shapes in one forward sweep.
+    /// Literals and shapes in one forward sweep, then the operator rules.
     fn scan_all<'t>(&self, text: &'t str, marker: &str) -> Cow<'t, str> {
+        let shapes = self.scan_shapes(text, marker);
+        if self.rules.is_empty() {
+            return shapes;
+        }
+        let spans = self.rule_spans(&shapes);
+        if spans.is_empty() {
+            return shapes;
+        }
+        let mut out = Out::new(&shapes);
+        for (a, b) in spans {
+            out.replace(a, b, marker);
+        }
+        Cow::Owned(out.finish().into_owned())
+    }
+
+    /// Where the operator rules find secrets in `text`: sorted, without overlaps.
+    fn rule_spans(&self, text: &str) -> Vec<(usize, usize)> {
+        let mut spans = Vec::new();
+        if self.rules.is_empty() {
+            return spans;
+        }
+        let lower = text.to_ascii_lowercase();
+        for r in self.rules.iter() {
+            r.spans(text, &lower, &mut spans);
+        }
+        spans.sort_unstable();
+        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+        for (a, b) in spans {
+            match merged.last_mut() {
+                Some(last) if a <= last.1 => last.1 = last.1.max(b),
+                _ => merged.push((a, b)),
+            }
+        }
+        merged
+    }
+
+    fn scan_shapes<'t>(&self, text: &'t str, marker: &str) -> Cow<'t, str> {
         if self.matcher.is_none() && !self.patterns.is_empty() {
             // The matcher failed to build (never seen in practice): slow but safe.
             let mut lit = text.to_string();
@@ -3252,6 +3307,28 @@ mod tests {
         ] {
             assert_eq!(r.redact_truncated_tail(benign), benign);
         }
+    }
+
+    #[test]
+    fn operator_rules_apply_everywhere() {
+        let mut r = Redactor::new();
+        let rules = parse_gitleaks_rules(
+            "[[rules]]\nid = \"acme\"\nregex = '(?i)acme_([a-z0-9]{24})'\nsecretGroup = 1\nkeywords = [\"acme\"]\n",
+        )
+        .unwrap_or_default();
+        assert_eq!(rules.len(), 1);
+        r.add_rules(rules);
+        let out = r.redact_text("key acme_k3vzp9qmx2rt7wls8yb4nm5q end");
+        assert_eq!(out, "key acme_[REDACTED] end");
+        assert_eq!(r.redact_text(&out), out);
+        let out = r.redact_text("key acme\\_k3vzp9qmx2rt7wls8yb4nm5q end");
+        assert!(
+            !reader_view(&out).contains("k3vzp9qmx2rt7wls8yb4nm5q"),
+            "{out}"
+        );
+        let out = r.redact_url("https://x.example/acme_k3vzp9qmx2rt7wls8yb4nm5q/a");
+        assert_eq!(out, "https://x.example/acme_REDACTED/a");
+        assert!(format!("{r:?}").contains("extra_rules: 1"));
     }
 
     /// What a reader sees in `s`: its escapes undone, invisible characters dropped.

@@ -87,6 +87,7 @@ impl Settings {
         for s in &config.secrets {
             redactor.add_secret(s);
         }
+        redactor.add_rules(config.redaction_rules.clone());
         let n = &config.network;
         let policy = NetworkPolicy {
             allow_private: n.allow_private || o.allow_private,
