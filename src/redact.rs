@@ -346,7 +346,12 @@ impl Redactor {
             }
             let mut out = Out::new(&cur);
             for (a, b) in spans {
-                out.replace(view.src_pos(a), view.src_pos(b), TEXT_MARKER);
+                let (a, b) = (view.src_pos(a), view.src_pos(b));
+                // Never across a quote as written: it may close a JSON string.
+                if cur.get(a..b).is_some_and(unescaped_quote) {
+                    continue;
+                }
+                out.replace(a, b, TEXT_MARKER);
             }
             let next = out.finish().into_owned();
             cur = Cow::Owned(self.scan_all(&next, TEXT_MARKER).into_owned());
@@ -1301,6 +1306,20 @@ fn redact_pair_value(key: &str, value: &str) -> Option<String> {
         }),
     };
     done.map(|_| out.finish().into_owned())
+}
+
+/// Does `seg` hold a `"` that no backslash escapes?
+fn unescaped_quote(seg: &str) -> bool {
+    let b = seg.as_bytes();
+    (0..b.len()).any(|i| {
+        b[i] == b'"' && {
+            let mut n = 0;
+            while i > n && b[i - n - 1] == b'\\' {
+                n += 1;
+            }
+            n % 2 == 0
+        }
+    })
 }
 
 /// Is `b[i]` the `%` of a percent-escape `%XX`?
@@ -3645,6 +3664,16 @@ mod tests {
             1 => Just(".".to_string()),
             1 => Just("-".to_string()),
             1 => Just("_".to_string()),
+            1 => Just("\\_".to_string()),
+            1 => Just("&#95;".to_string()),
+            1 => Just("&lowbar;".to_string()),
+            1 => Just("\\u005f".to_string()),
+            1 => Just("\u{AD}".to_string()),
+            1 => Just("\u{200B}".to_string()),
+            1 => Just("bearer ".to_string()),
+            1 => Just("token[]=".to_string()),
+            1 => Just("%3D".to_string()),
+            1 => Just("dop_v1_".to_string()),
         ]
     }
 

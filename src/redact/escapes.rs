@@ -159,6 +159,14 @@ fn decode_at(src: &str, at: usize) -> Option<(usize, Option<char>)> {
                 let (c, len) = json_unicode(b, at)?;
                 return Some((len, Some(c)));
             }
+            // `\\` before punctuation stays as written: undone, its backslash would escape
+            // the next character (`\\"` read as `\"`) and move a string's end.
+            if n == b'\\'
+                && b.get(at + 2)
+                    .is_some_and(|c| c.is_ascii_punctuation() || *c == b'u')
+            {
+                return None;
+            }
             n.is_ascii_punctuation().then_some((2, Some(n as char)))
         }
         b'&' => html_reference(b, at).map(|(c, len)| (len, Some(c))),
