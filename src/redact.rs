@@ -150,6 +150,9 @@ impl Redactor {
         if let Ok(u) = url::Url::parse(url) {
             if let Some(p) = u.password() {
                 r.add_secret(&percent_decode(p));
+            } else if token_like(&percent_decode(u.username())) {
+                // `https://TOKEN@host`: a user name that is a token is one.
+                r.add_secret(&percent_decode(u.username()));
             }
             // Each value is registered as written, percent-decoded, and form-decoded (`+`
             // as a space): a provider may echo any of them, in any encoding.
@@ -3348,6 +3351,17 @@ mod tests {
         let out = r.redact_url("https://x.example/acme_k3vzp9qmx2rt7wls8yb4nm5q/a");
         assert_eq!(out, "https://x.example/acme_REDACTED/a");
         assert!(format!("{r:?}").contains("extra_rules: 1"));
+    }
+
+    #[test]
+    fn lone_userinfo_token_is_registered_from_the_requested_url() {
+        let r = Redactor::new().with_url_secrets("https://k3VZp9QmX2rT7wLs8Yb4nM5q@git.example/r");
+        assert_eq!(
+            r.redact_text("echo: user k3VZp9QmX2rT7wLs8Yb4nM5q denied"),
+            "echo: user [REDACTED] denied"
+        );
+        let plain = Redactor::new().with_url_secrets("https://john@example.com/");
+        assert_eq!(plain.redact_text("hello john"), "hello john");
     }
 
     /// What a reader sees in `s`: its escapes undone, invisible characters dropped.
