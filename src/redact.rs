@@ -3273,6 +3273,7 @@ mod tests {
             ("-----BEGIN PRIVATE KEY-----<br>MIIEvQIBADANBgkqhkiG9w0BAQEFAASC<br/>BKcwggSjAgEAAoIBAQC7<br>-----END PRIVATE KEY-----".into(), "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "-----END PRIVATE KEY-----"),
             ("<title>-----BEGIN EC PRIVATE KEY----- MHcCAQEEIIrYSSNQFaA2Hwf1duRSxKtLYX5CB04fSeQ6tF1aY".into(), "MHcCAQEEIIrYSSNQFaA2Hwf1duRSxKtLYX5CB04f", "<title>-----BEGIN EC PRIVATE KEY-----"),
             (format!("a soft-hyphenated {}", ghp.replacen('_', "_\u{AD}", 1)), "ghp_", "a soft-hyphenated "),
+            ("<pre>{&quot;api_token&quot;: &quot;Zz9Yy8Xx7Ww6&quot;}</pre>".into(), "Zz9Yy8Xx7Ww6", "<pre>{&quot;api_token&quot;: &quot;"),
         ];
         for (input, secret, keep) in &cases {
             let out = r.redact_text(input);
