@@ -151,6 +151,12 @@ fn main() {
     with.add_secret("SECRETVALUE");
     with.add_secret("hunter2hunter2");
     run("redact_text, 3 literal secrets  ", &with, &text);
+    // The same page as a Markdown converter would escape it: every `_` written `\_`, so
+    // the reader's view is built and swept too (the slow path).
+    let escaped = text.replace('_', "\\_");
+    run("redact_text, Markdown-escaped page ", &with, &escaped);
+    let out = with.redact_text(&escaped);
+    assert!(!out.contains("ghp\\_0000"), "escaped token survived");
     let out = with.redact_text(&text);
     assert!(!out.contains("ghp_0000"), "planted token survived");
     assert!(!out.contains("SECRETVALUE"), "literal survived");

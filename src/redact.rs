@@ -41,6 +41,11 @@ use std::sync::{Arc, LazyLock};
 use aho_corasick::{AhoCorasick, MatchKind};
 use regex::{Regex, RegexBuilder};
 
+mod escapes;
+mod rules;
+
+pub use rules::{parse_gitleaks_rules, ExtraRule, RuleError};
+
 /// The marker [`Redactor::redact_text`] writes in place of a secret.
 pub const TEXT_MARKER: &str = "[REDACTED]";
 /// The marker [`Redactor::redact_url`] writes: URL-safe, so the result still parses.
@@ -70,6 +75,8 @@ pub struct Redactor {
     /// Leftmost-longest matcher over `patterns`, rebuilt by `add_secret`. `None` while no
     /// secret is registered (or if building failed, in which case a slow fallback runs).
     matcher: Option<Arc<AhoCorasick>>,
+    /// Operator rules (`[redaction] extra_rules`), applied after the built-in families.
+    rules: Arc<Vec<ExtraRule>>,
 }
 
 impl fmt::Debug for Redactor {
@@ -77,6 +84,7 @@ impl fmt::Debug for Redactor {
         f.debug_struct("Redactor")
             .field("secrets", &self.secrets)
             .field("forms", &self.patterns.len())
+            .field("extra_rules", &self.rules.len())
             .finish_non_exhaustive()
     }
 }
@@ -125,6 +133,14 @@ impl Redactor {
         }
     }
 
+    /// Add operator rules (see [`parse_gitleaks_rules`]); they apply wherever the built-in
+    /// families do, after them.
+    pub fn add_rules(&mut self, rules: Vec<ExtraRule>) {
+        if !rules.is_empty() {
+            Arc::make_mut(&mut self.rules).extend(rules);
+        }
+    }
+
     /// A copy that also treats the secrets carried by `url` (its password and the values
     /// of its sensitive query and fragment parameters) as literal secrets. A lookup uses it
     /// so that a key the caller put in the URL is scrubbed in every encoding a provider may
@@ -134,6 +150,9 @@ impl Redactor {
         if let Ok(u) = url::Url::parse(url) {
             if let Some(p) = u.password() {
                 r.add_secret(&percent_decode(p));
+            } else if token_like(&percent_decode(u.username())) {
+                // `https://TOKEN@host`: a user name that is a token is one.
+                r.add_secret(&percent_decode(u.username()));
             }
             // Each value is registered as written, percent-decoded, and form-decoded (`+`
             // as a space): a provider may echo any of them, in any encoding.
@@ -169,7 +188,9 @@ impl Redactor {
     /// normalisation). A string that does not parse as a URL is redacted as text.
     pub fn redact_url(&self, url: &str) -> String {
         let Ok(parsed) = url::Url::parse(url) else {
-            return self.redact_text(url);
+            // Not a URL (a password with an unencoded `#`, `/` or `?` breaks parsing): hide
+            // whatever stands between `scheme://user:` and the host's `@`, then redact as text.
+            return self.redact_text(&unparsed_userinfo(url));
         };
         // Literals and shapes, then structure. A URL is short, so the round is repeated
         // until nothing changes: hiding a value that held a quote or a separator can expose
@@ -246,12 +267,153 @@ impl Redactor {
         }
     }
 
-    fn redact_str<'t>(&self, text: &'t str) -> Cow<'t, str> {
-        self.scan_all(text, TEXT_MARKER)
+    /// Redact a text that was cut short (a body stopped at the byte cap): everything
+    /// [`redact_text`](Self::redact_text) does, plus the recognisable start of a secret at the
+    /// very end. A token of a known family cut after its prefix (`...ghp_k3VZ`), the value of
+    /// a sensitive assignment cut mid-way, or the first characters (at least
+    /// [`MIN_SECRET_LEN`]) of a registered secret are replaced by [`TEXT_MARKER`]. Call it
+    /// instead of `redact_text` when the content is truncated.
+    pub fn redact_truncated_tail(&self, text: &str) -> String {
+        let whole = self.redact_text(text);
+        // Trailing whitespace (a converter's final newline) is not where the cut was.
+        let body_len = whole.trim_end().len();
+        if body_len < whole.len() {
+            let (body, ws) = whole.split_at(body_len);
+            return format!("{}{ws}", self.redact_cut_tail(body));
+        }
+        self.redact_cut_tail(&whole)
     }
 
-    /// Literals and shapes in one forward sweep.
+    /// [`redact_truncated_tail`](Self::redact_truncated_tail) on an already redacted text
+    /// that ends where the cut was.
+    fn redact_cut_tail(&self, whole: &str) -> String {
+        let whole = whole.to_string();
+        let ends_in_token = whole.ends_with(|c: char| {
+            c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '+' | '/' | '=')
+        });
+        if !ends_in_token || whole.ends_with(TEXT_MARKER) {
+            return whole;
+        }
+        // A registered secret whose head ends the text.
+        let cut = self
+            .patterns
+            .iter()
+            .filter_map(|p| {
+                (MIN_SECRET_LEN..p.len())
+                    .rev()
+                    .filter(|&k| p.is_char_boundary(k))
+                    .find(|&k| whole.ends_with(&p[..k]))
+            })
+            .max();
+        if let Some(k) = cut {
+            return format!("{}{TEXT_MARKER}", &whole[..whole.len() - k]);
+        }
+        // Let the text run on with characters of a token's alphabet: if the redactor then
+        // hides a span that covers the join, the tail was the start of a secret.
+        const RUN_ON: [&str; 2] = [
+            "aZ3kQ9mX2pL7vB4nR8tY1wE6uI0oS5dFgH2jK4lZ6xC8vB0nM3qW5eR7tY9uI1oP3aS5dF7gH9jK1lZ3x",
+            "0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a3b",
+        ];
+        for tail in RUN_ON {
+            let probe = self.redact_text(&format!("{whole}{tail}"));
+            let Some(ms) = probe.rfind(TEXT_MARKER) else {
+                continue;
+            };
+            let after = &probe[ms + TEXT_MARKER.len()..];
+            // The marker covers the join and some of the token's body (not only a prefix
+            // such as `ghp_` or `sk-`, which hides nothing).
+            let covered = whole.get(ms..).unwrap_or_default();
+            let body_cut = covered.ends_with(|c: char| c.is_ascii_alphanumeric());
+            if after.len() < tail.len() && tail.ends_with(after) && body_cut {
+                if let Some(head) = probe.get(..ms) {
+                    if whole.starts_with(head) {
+                        return format!("{head}{TEXT_MARKER}");
+                    }
+                }
+            }
+        }
+        whole
+    }
+
+    fn redact_str<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        let mut cur = self.scan_all(text, TEXT_MARKER);
+        // The reader's view: what the text says once Markdown, JSON and HTML escapes are
+        // undone and invisible characters dropped. Built only when the text holds one.
+        // Each round replaces, in the text, what the view shows to be a secret; the text is
+        // then scanned as written again (a marker can expose a neighbour) until both agree.
+        for _ in 0..4 {
+            let Some(view) = escapes::View::build(&cur) else {
+                break;
+            };
+            let mut spans = Vec::new();
+            let _ = sweep(
+                &view.text,
+                TEXT_MARKER,
+                self.matcher.as_deref(),
+                None,
+                Some(&mut spans),
+            );
+            if !self.rules.is_empty() {
+                spans.extend(self.rule_spans(&view.text));
+                spans.sort_unstable();
+            }
+            if spans.is_empty() {
+                break;
+            }
+            let mut out = Out::new(&cur);
+            for (a, b) in spans {
+                let (a, b) = (view.src_pos(a), view.src_pos(b));
+                // Never across a quote as written: it may close a JSON string.
+                if cur.get(a..b).is_some_and(unescaped_quote) {
+                    continue;
+                }
+                out.replace(a, b, TEXT_MARKER);
+            }
+            let next = out.finish().into_owned();
+            cur = Cow::Owned(self.scan_all(&next, TEXT_MARKER).into_owned());
+        }
+        cur
+    }
+
+    /// Literals and shapes in one forward sweep, then the operator rules.
     fn scan_all<'t>(&self, text: &'t str, marker: &str) -> Cow<'t, str> {
+        let shapes = self.scan_shapes(text, marker);
+        if self.rules.is_empty() {
+            return shapes;
+        }
+        let spans = self.rule_spans(&shapes);
+        if spans.is_empty() {
+            return shapes;
+        }
+        let mut out = Out::new(&shapes);
+        for (a, b) in spans {
+            out.replace(a, b, marker);
+        }
+        Cow::Owned(out.finish().into_owned())
+    }
+
+    /// Where the operator rules find secrets in `text`: sorted, without overlaps.
+    fn rule_spans(&self, text: &str) -> Vec<(usize, usize)> {
+        let mut spans = Vec::new();
+        if self.rules.is_empty() {
+            return spans;
+        }
+        let lower = text.to_ascii_lowercase();
+        for r in self.rules.iter() {
+            r.spans(text, &lower, &mut spans);
+        }
+        spans.sort_unstable();
+        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+        for (a, b) in spans {
+            match merged.last_mut() {
+                Some(last) if a <= last.1 => last.1 = last.1.max(b),
+                _ => merged.push((a, b)),
+            }
+        }
+        merged
+    }
+
+    fn scan_shapes<'t>(&self, text: &'t str, marker: &str) -> Cow<'t, str> {
         if self.matcher.is_none() && !self.patterns.is_empty() {
             // The matcher failed to build (never seen in practice): slow but safe.
             let mut lit = text.to_string();
@@ -278,6 +440,8 @@ static HOT: LazyLock<Regex> = LazyLock::new(|| {
         r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----",
         // user:password@ in a URL authority (RFC 3986 userinfo characters).
         r"://[A-Za-z0-9._~%!$&'()*+,;=-]*:[A-Za-z0-9._~%!$&'()*+,;=:-]+@",
+        // A lone user name that may be a token (`https://TOKEN@host`).
+        r"://[A-Za-z0-9._~%-]{16,256}@",
         // Token shapes. Unbounded bodies only where the classifier never declines (a declined
         // match is scanned again from its second character); `sk-` is extended by its
         // classifier.
@@ -285,7 +449,7 @@ static HOT: LazyLock<Regex> = LazyLock::new(|| {
         r"github_pat_[A-Za-z0-9_]{22,}",
         r"glpat-[A-Za-z0-9_-]{20,}",
         r"xox[abprse]-[A-Za-z0-9-]{10,}",
-        r"[sr]k_(?:live|test)_[A-Za-z0-9]{10,}",
+        r"(?-u:\b)[sr]k_(?:live|test)_[A-Za-z0-9]{10,}",
         r"whsec_[A-Za-z0-9]{24,}",
         r"(?-u:\b)sk-[A-Za-z0-9_-]{20}",
         r"(?-u:\b)AIza[0-9A-Za-z_-]{35}",
@@ -298,12 +462,63 @@ static HOT: LazyLock<Regex> = LazyLock::new(|| {
         r"GOCSPX-[A-Za-z0-9_-]{28}",
         r"ya29\.[A-Za-z0-9_-]{30,}",
         r"hooks\.slack\.com/services/[A-Za-z0-9/]{20,}",
+        // Vendor tokens with a distinctive prefix or structure (see docs/reference.md for the
+        // list). Bounded bodies: the classifier runs each on to the end of its token.
+        r"do[opr]_v1_[a-f0-9]{64}",
+        r"(?-u:\b)key-[0-9a-f]{32}",
+        r":AA[A-Za-z0-9_-]{33}",
+        r"discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60}",
+        r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50}",
+        r"gsk_[A-Za-z0-9]{52}",
+        r"gl(?:dt|rt|ptt|cbt|imt|ft|soat|agent|oas|ffct)-[A-Za-z0-9_-]{20}",
+        r"GR1348941[A-Za-z0-9_-]{20}",
+        r"api_org_[A-Za-z0-9]{34}",
+        r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
+        r"lin_(?:api|oauth)_[A-Za-z0-9]{40}",
+        r"(?-u:\b)secret_[A-Za-z0-9]{43}",
+        r"ntn_[0-9]{11}[A-Za-z0-9]{32}",
+        r"dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40}",
+        r"hvs\.[A-Za-z0-9_-]{90}",
+        r"hvb\.[A-Za-z0-9_-]{138}",
+        r"PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}",
+        r"(?-u:\b)pul-[a-f0-9]{40}",
+        r"\.atlasv1\.[A-Za-z0-9_=-]{60}",
+        r"(?-u:\b)dapi[a-f0-9]{32}",
+        r"(?-u:\b)EAAA[A-Za-z0-9_-]{60}",
+        r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22}",
+        r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9=._-]{32}",
+        r"sbp_(?:oauth_)?[a-f0-9]{40}",
+        r"sb_secret_[A-Za-z0-9_-]{20}",
+        r"ATATT3[A-Za-z0-9_=-]{60}",
+        r"sntry[su]_[A-Za-z0-9+/=_-]{40}",
+        r"HRKU-[A-Za-z0-9_-]{60}",
+        r"xapp-[0-9]-[A-Za-z0-9-]{20}",
+        r"AGE-SECRET-KEY-1[0-9A-Z]{58}",
+        r"gl(?:sa|c)_[A-Za-z0-9_+/]{32}",
+        r"NRAK-[A-Z0-9]{27}",
+        r"pnu_[A-Za-z0-9]{36}",
+        r"rubygems_[a-f0-9]{48}",
+        r"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}",
+        r"shippo_(?:live|test)_[a-fA-F0-9]{40}",
+        r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}",
+        r"pplx-[A-Za-z0-9]{48}",
+        r"CFPAT-[A-Za-z0-9_-]{43}",
+        r"FLWSECK(?:_TEST)?-[a-fA-F0-9]{32}-X",
+        r"EZ[AT]K[A-Za-z0-9]{54}",
+        r"(?-u:\b)LTAI[A-Za-z0-9]{20}",
+        r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}",
+        r"fo1_[A-Za-z0-9_-]{43}",
+        r"rdme_[a-z0-9]{70}",
+        r"(?-u:\b)AKCp[A-Za-z0-9]{69}",
+        r"ops_eyJ[A-Za-z0-9+/=_-]{100}",
+        r"(?-u:\b)xai-[A-Za-z0-9]{80}",
+        r"(?-u:\b)pat[A-Za-z0-9]{14}\.[a-f0-9]{64}",
         // Bearer / Basic credentials (the classifier reads the whole credential). Case matters
         // here: lower-case "bearer" and "basic" are English words.
-        r"(?:Bearer|BEARER|Basic|BASIC)[ \t]+[A-Za-z0-9._~+/=-]{8}",
+        r"(?:Bearer|BEARER|bearer|Basic|BASIC)[ \t]+[A-Za-z0-9._~+/=-]{8}",
         // A sensitive word ending a name, then `=` or `:` (URL parameters, assignments,
         // headers). The classifier reads the name backwards and the value forwards.
-        r#"(?i-u:pass(?:word|wd|phrase)?|pwd|secret|token|key|auth(?:orization)?|cookie|credentials?|session(?:[_-]?id)?|sessid|sid|sig(?:nature)?|state|code|ticket|otp|hmac|verifier|assertion|saml(?:response|request))\\?["']?\]?[ \t]*[:=]"#,
+        r#"(?i-u:pass(?:word|wd|phrase)?|pwd|secret|token|key|auth(?:orization)?|cookie|credentials?|session(?:[_-]?id)?|sessid|sid|sig(?:nature)?|state|code|ticket|otp|hmac|verifier|assertion|saml(?:response|request))\\?["']?(?:\[[0-9]{0,3}\])?\]?[ \t]*(?:[:=]|%3[dD])"#,
     ];
     RegexBuilder::new(&PARTS.join("|"))
         .size_limit(64 << 20)
@@ -335,6 +550,8 @@ struct Out<'t, 'm> {
     pem_no_end: usize,
     /// Spans of the output that differ from the input, in order.
     edits: Vec<(usize, usize)>,
+    /// The same spans in input offsets.
+    src_edits: Vec<(usize, usize)>,
 }
 
 impl<'t, 'm> Out<'t, 'm> {
@@ -353,6 +570,7 @@ impl<'t, 'm> Out<'t, 'm> {
             pem_searched: 0,
             pem_no_end: 0,
             edits: Vec::new(),
+            src_edits: Vec::new(),
         }
     }
 
@@ -369,6 +587,7 @@ impl<'t, 'm> Out<'t, 'm> {
         let at = self.buf.len();
         self.buf.push_str(with);
         self.edits.push((at, self.buf.len()));
+        self.src_edits.push((start, end));
         self.last = end;
     }
 
@@ -388,6 +607,7 @@ impl<'t, 'm> Out<'t, 'm> {
             let at = self.buf.len();
             self.buf.push_str(&s);
             self.edits.push((at, self.buf.len()));
+            self.src_edits.push((start, end));
             self.last = end;
         }
     }
@@ -475,14 +695,14 @@ fn next_char(s: &str, i: usize) -> usize {
 /// match and [`SETTLE_FWD`] bytes behind it, so only those windows are swept again: with
 /// a few secrets on a page the extra work is a few kilobytes.
 fn scan<'t>(text: &'t str, marker: &str, lits: Option<&AhoCorasick>) -> Cow<'t, str> {
-    let (first, mut edits) = sweep(text, marker, lits, None);
+    let (first, mut edits) = sweep(text, marker, lits, None, None);
     if edits.is_empty() {
         return first;
     }
     let mut cur = first.into_owned();
     for _ in 0..8 {
         let windows = settle_windows(&edits, cur.len());
-        let (next, more) = sweep(&cur, marker, lits, Some(&windows));
+        let (next, more) = sweep(&cur, marker, lits, Some(&windows), None);
         if more.is_empty() {
             break;
         }
@@ -520,6 +740,7 @@ fn sweep<'t>(
     marker: &str,
     lits: Option<&AhoCorasick>,
     windows: Option<&[(usize, usize)]>,
+    src_edits: Option<&mut Vec<(usize, usize)>>,
 ) -> (Cow<'t, str>, Vec<(usize, usize)>) {
     let re = &*HOT;
     let whole = [(0, text.len())];
@@ -578,6 +799,9 @@ fn sweep<'t>(
         }
     }
     let edits = std::mem::take(&mut out.edits);
+    if let Some(src) = src_edits {
+        *src = std::mem::take(&mut out.src_edits);
+    }
     (out.finish(), edits)
 }
 
@@ -599,6 +823,9 @@ fn classify(out: &mut Out<'_, '_>, s: usize, e: usize, marker: &str) -> Option<u
     if matches!(b.last(), Some(b':' | b'=')) {
         return assignment(out, s, e, marker);
     }
+    if b.len() > 3 && b[b.len() - 3..].eq_ignore_ascii_case(b"%3d") {
+        return encoded_param(out, s, e, marker);
+    }
     token(out, s, e, marker)
 }
 
@@ -618,7 +845,14 @@ fn bearer_prefix(b: &[u8]) -> Option<usize> {
 fn userinfo(out: &mut Out<'_, '_>, s: usize, e: usize, marker: &str) -> Option<usize> {
     let text = out.text;
     let inner = text.get(s + 3..e - 1)?;
-    let colon = inner.find(':')?;
+    let Some(colon) = inner.find(':') else {
+        // `://user@`: the user name goes only when it is a token.
+        if !token_like(&percent_decode(inner)) {
+            return None;
+        }
+        out.replace(s + 3, e - 1, marker);
+        return Some(e);
+    };
     let pw = &inner[colon + 1..];
     if is_placeholder_url(pw) {
         return None;
@@ -681,7 +915,7 @@ fn pem(out: &mut Out<'_, '_>, e: usize, marker: &str) -> Option<usize> {
     // A real PEM body starts on the next line.
     let lead = newline_prefix(body);
     if lead == 0 {
-        return None;
+        return pem_one_line(out, e, body, end_line.is_some(), marker);
     }
     let trail = newline_suffix(&body[lead..]);
     let core = &body[lead..body.len() - trail];
@@ -694,6 +928,61 @@ fn pem(out: &mut Out<'_, '_>, e: usize, marker: &str) -> Option<usize> {
     }
     out.replace(e + lead, body_end - trail, marker);
     Some(body_end)
+}
+
+/// A PEM key on one line (a `<p>`, a table cell, a title) or with its lines joined by
+/// spaces or `<br>` tags: the base64 between the BEGIN and END lines goes. Without an END
+/// line (a cut page), a run of 40+ base64 characters after the BEGIN line goes.
+fn pem_one_line(
+    out: &mut Out<'_, '_>,
+    e: usize,
+    body: &str,
+    has_end: bool,
+    marker: &str,
+) -> Option<usize> {
+    let b = body.as_bytes();
+    let is_sep_at = |i: usize| -> usize {
+        if matches!(b[i], b' ' | b'\t') {
+            return 1;
+        }
+        for tag in ["<br>", "<br/>", "<br />", "<BR>", "<BR/>", "<BR />"] {
+            if b[i..].starts_with(tag.as_bytes()) {
+                return tag.len();
+            }
+        }
+        0
+    };
+    let mut i = 0;
+    let mut first = None;
+    let mut last = 0;
+    let mut chars = 0;
+    while i < b.len() {
+        let n = is_sep_at(i);
+        if n > 0 {
+            i += n;
+            continue;
+        }
+        let c = b[i];
+        if !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=')) {
+            break;
+        }
+        first.get_or_insert(i);
+        chars += 1;
+        i += 1;
+        last = i;
+    }
+    let first = first?;
+    // With an END line the body must be nothing but base64 and separators.
+    let whole = i == b.len();
+    if (has_end && (!whole || chars < 16)) || (!has_end && (first == 0 || chars < 40)) {
+        return None;
+    }
+    let core = body.get(first..last)?;
+    if core.starts_with(URL_MARKER) || core.starts_with("REDACTED") {
+        return None;
+    }
+    out.replace(e + first, e + last, marker);
+    Some(e + last)
 }
 
 /// Length of the leading run of line breaks (real `\r`/`\n` or JSON-escaped `\n`/`\r`).
@@ -751,6 +1040,12 @@ fn bearer(out: &mut Out<'_, '_>, s: usize, after: usize, marker: &str) -> Option
     let basic = bytes[s..after].eq_ignore_ascii_case(b"basic");
     let ok = if basic {
         basic_ok(tok)
+    } else if bytes[s] == b'b' {
+        // Lower-case "bearer" is also an English word: only a token-like credential (not a
+        // and not a path or a hex digest, which prose puts after it).
+        !tok.contains('/')
+            && !tok.bytes().all(|c| c.is_ascii_hexdigit() || c == b'-')
+            && token_like(tok)
     } else {
         credential_like(tok, true)
     };
@@ -837,6 +1132,55 @@ fn token(out: &mut Out<'_, '_>, s: usize, e: usize, marker: &str) -> Option<usiz
         }
     } else if m.starts_with(b"hooks.slack.com/") {
         start = s + "hooks.slack.com/services/".len();
+    } else {
+        // Every other family: the token runs on to the end of its alphabet (a bounded
+        // pattern matched its head), and a few shapes need a look at their surroundings.
+        let head = |p: &[u8]| m.starts_with(p);
+        if head(b":AA") {
+            // Telegram bot token `123456789:AA...`: the bot id is part of it.
+            let mut i = s;
+            while i > 0 && s - i < 11 && bytes[i - 1].is_ascii_digit() {
+                i -= 1;
+            }
+            let n = s - i;
+            if !(8..=10).contains(&n) || (i > 0 && is_name_byte(bytes[i - 1])) {
+                return None;
+            }
+            start = i;
+        } else if head(b".atlasv1.") {
+            // Terraform Cloud `<14 alphanumerics>.atlasv1.<body>`.
+            let mut i = s;
+            while i > 0 && s - i < 14 && bytes[i - 1].is_ascii_alphanumeric() {
+                i -= 1;
+            }
+            if s - i < 14 {
+                return None;
+            }
+            start = i;
+        } else if head(b"discord") {
+            // Keep the webhook id, hide its token.
+            start = s + m.iter().rposition(|&c| c == b'/').map_or(0, |i| i + 1);
+        } else if head(b"secret_") || head(b"EAAA") {
+            // Notion / Square keys are random base62; identifiers of that length are not.
+            let b = &m[4..];
+            if !(b.iter().any(u8::is_ascii_uppercase)
+                && b.iter().any(u8::is_ascii_lowercase)
+                && b.iter().any(u8::is_ascii_digit))
+            {
+                return None;
+            }
+        }
+        let run = |c: u8| body(c) || matches!(c, b'=' | b'.' | b'+' | b'/');
+        let wide = head(b"pscale_") || head(b"sntry") || head(b"ops_") || head(b"glc_");
+        while end < bytes.len()
+            && end - s < VALUE_MAX
+            && (body(bytes[end]) || (wide && run(bytes[end])))
+        {
+            end += 1;
+        }
+        while wide && end > e && bytes[end - 1] == b'.' {
+            end -= 1;
+        }
     }
     out.replace(start, end, marker);
     Some(end)
@@ -854,9 +1198,22 @@ fn assignment(out: &mut Out<'_, '_>, s: usize, e: usize, marker: &str) -> Option
     while ne > s && matches!(bytes[ne - 1], b' ' | b'\t') {
         ne -= 1;
     }
-    let bracketed = ne > s && bytes[ne - 1] == b']';
+    let mut bracketed = ne > s && bytes[ne - 1] == b']';
     if bracketed {
         ne -= 1;
+    }
+    // `token[]=` / `token[0]=`: a form array of the name.
+    let mut array = false;
+    if bracketed && ne > s {
+        let mut i = ne;
+        while i > s && bytes[i - 1].is_ascii_digit() {
+            i -= 1;
+        }
+        if i > s && bytes[i - 1] == b'[' {
+            ne = i - 1;
+            array = true;
+            bracketed = false;
+        }
     }
     let mut quoted_name = false;
     if ne > s && matches!(bytes[ne - 1], b'"' | b'\'') {
@@ -868,14 +1225,25 @@ fn assignment(out: &mut Out<'_, '_>, s: usize, e: usize, marker: &str) -> Option
     }
     // Where the name starts: back over name characters.
     let mut ns = s;
-    while ns > 0 && s - ns < NAME_LOOKBACK && is_name_byte(bytes[ns - 1]) {
+    while ns > 0
+        && s - ns < NAME_LOOKBACK
+        && (is_name_byte(bytes[ns - 1]) || (bytes[ns - 1] == b'%' && pct_at(bytes, ns - 1)))
+    {
         ns -= 1;
     }
     // A marker is never part of a name (`REDACTEDpassword` is `password`).
     if let Some(i) = text.get(ns..s).and_then(|run| run.rfind(URL_MARKER)) {
         ns += i + URL_MARKER.len();
     }
-    let name = text.get(ns..ne)?;
+    let raw_name = text.get(ns..ne)?;
+    // `api%5Fkey`: a percent-encoded name reads as `api_key`.
+    let decoded;
+    let name = if raw_name.contains('%') {
+        decoded = percent_decode(raw_name);
+        decoded.as_str()
+    } else {
+        raw_name
+    };
     let prev = if ns > 0 { Some(bytes[ns - 1]) } else { None };
     let norm = Norm::new(name);
 
@@ -883,7 +1251,7 @@ fn assignment(out: &mut Out<'_, '_>, s: usize, e: usize, marker: &str) -> Option
     if op == b'='
         && !quoted_name
         && !bracketed
-        && ne == op_pos
+        && (ne == op_pos || array)
         && matches!(prev, Some(b'?' | b'&' | b'#' | b';'))
         && url_context(text, ns - 1)
     {
@@ -954,6 +1322,69 @@ fn redact_pair_value(key: &str, value: &str) -> Option<String> {
         }),
     };
     done.map(|_| out.finish().into_owned())
+}
+
+/// Does `seg` hold a `"` that no backslash escapes?
+fn unescaped_quote(seg: &str) -> bool {
+    let b = seg.as_bytes();
+    (0..b.len()).any(|i| {
+        b[i] == b'"' && {
+            let mut n = 0;
+            while i > n && b[i - n - 1] == b'\\' {
+                n += 1;
+            }
+            n % 2 == 0
+        }
+    })
+}
+
+/// Is `b[i]` the `%` of a percent-escape `%XX`?
+fn pct_at(b: &[u8], i: usize) -> bool {
+    b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+        && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
+}
+
+/// `name%3Dvalue`: a parameter of a URL carried percent-encoded inside another (`?next=
+/// https%3A%2F%2Fh%2F%3Ftoken%3Dabc%26x%3D1`). The value (up to the encoded `&` or `#`)
+/// goes when the name is a sensitive URL parameter.
+fn encoded_param(out: &mut Out<'_, '_>, s: usize, e: usize, marker: &str) -> Option<usize> {
+    let text = out.text;
+    let bytes = text.as_bytes();
+    let mut ns = s;
+    while ns > 0
+        && s - ns < NAME_LOOKBACK
+        && !(ns >= 3 && pct_at(bytes, ns - 3))
+        && (bytes[ns - 1].is_ascii_alphanumeric() || matches!(bytes[ns - 1], b'_' | b'-' | b'.'))
+    {
+        ns -= 1;
+    }
+    // The name must follow an encoded `?`, `&`, `#` (or a plain one, or a space).
+    let before = text.get(..ns)?;
+    let sep_ok = ns == 0
+        || [b"%3F", b"%3f", b"%26", b"%23"]
+            .iter()
+            .any(|p| before.as_bytes().ends_with(*p))
+        || matches!(
+            bytes[ns - 1],
+            b'?' | b'&' | b'#' | b' ' | b'\t' | b'\n' | b'"' | b'\''
+        );
+    let name = percent_decode(text.get(ns..e - 3)?);
+    if !sep_ok || !url_param_sensitive(&name, &Norm::new(&name)) {
+        return None;
+    }
+    let mut ve = url_param_end(text, e);
+    if let Some(i) = text.get(e..ve).and_then(|v| {
+        let l = v.to_ascii_lowercase();
+        [l.find("%26"), l.find("%23")].into_iter().flatten().min()
+    }) {
+        ve = e + i;
+    }
+    let v = text.get(e..ve)?;
+    if is_placeholder_url(&percent_decode(v)) || v.starts_with(TEXT_MARKER) {
+        return None;
+    }
+    out.replace(e, ve, marker);
+    Some(ve)
 }
 
 fn is_name_byte(b: u8) -> bool {
@@ -1298,6 +1729,8 @@ const STRONG_SUFFIXES: &[&str] = &[
     "encryptionkey",
     "accountkey",
     "authkey",
+    "appkey",
+    "applicationkey",
     "credential",
     "credentials",
     "authorization",
@@ -1334,6 +1767,14 @@ fn text_name_sensitive(name: &str, n: &Norm) -> bool {
 /// Is a URL query or fragment parameter named `name` sensitive? (Case-insensitive; the
 /// value is hidden whatever its shape.)
 fn url_param_sensitive(name: &str, n: &Norm) -> bool {
+    // `token[]` / `token[0]`: a form array of `token`.
+    if let Some(base) = name
+        .strip_suffix(']')
+        .and_then(|n| n.rsplit_once('['))
+        .map(|(b, _)| b)
+    {
+        return url_param_sensitive(base, &Norm::new(base));
+    }
     const EXACT: &[&str] = &[
         "key",
         "auth",
@@ -1386,7 +1827,33 @@ fn is_placeholder_url(v: &str) -> bool {
         return true;
     }
     // `API_KEY`, `ACCESS_TOKEN`: an environment variable's name, not its value.
-    b.contains(&b'_') && b.iter().all(|c| c.is_ascii_uppercase() || *c == b'_')
+    if b.contains(&b'_') && b.iter().all(|c| c.is_ascii_uppercase() || *c == b'_') {
+        return true;
+    }
+    // `user:password@localhost`: the field's own name stands in for the value.
+    const NAME_WORDS: &[&str] = &["password", "passwd", "secret", "token"];
+    if NAME_WORDS.iter().any(|w| v.eq_ignore_ascii_case(w)) {
+        return true;
+    }
+    placeholder_word(v)
+}
+
+/// Does `v` hold a documentation word as a separate part (`example-key`, `my_dummy_token`,
+/// `your-api-key`, `changeme`)? Glued inside random characters (`...CYEXAMPLEKEY`,
+/// `AKIA...7EXAMPLE`) it does not count: a real key may contain any letters.
+fn placeholder_word(v: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "example",
+        "dummy",
+        "changeme",
+        "placeholder",
+        "your",
+        "yours",
+        "here",
+        "redacted",
+    ];
+    v.split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|part| WORDS.iter().any(|w| part.eq_ignore_ascii_case(w)))
 }
 
 /// Placeholders in free text: the URL ones plus `%VAR%`, `#{var}`, and values containing
@@ -1430,6 +1897,43 @@ fn code_like(v: &str) -> bool {
                 && s.iter()
                     .all(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'$')
         })
+}
+
+/// A random-looking token: 16+ characters of a token alphabet with letters and digits and
+/// no long run of one class (identifiers, words and version strings are not).
+fn token_like(v: &str) -> bool {
+    let b = v.as_bytes();
+    if b.len() < 16
+        || is_placeholder_text(v)
+        || !b.iter().all(|c| {
+            c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'~' | b'+' | b'/' | b'=' | b'-')
+        })
+    {
+        return false;
+    }
+    let digits = b.iter().filter(|c| c.is_ascii_digit()).count();
+    let letters = b.iter().filter(|c| c.is_ascii_alphabetic()).count();
+    digits >= 2 && letters >= 2 && entropy(b) >= 3.0
+}
+
+/// Shannon entropy of `b`, in bits per byte.
+fn entropy(b: &[u8]) -> f64 {
+    if b.is_empty() {
+        return 0.0;
+    }
+    let mut counts = [0u32; 256];
+    for &c in b {
+        counts[c as usize] += 1;
+    }
+    let n = b.len() as f64;
+    counts
+        .iter()
+        .filter(|&&k| k > 0)
+        .map(|&k| {
+            let p = f64::from(k) / n;
+            -p * p.log2()
+        })
+        .sum()
 }
 
 /// Does an assignment's or header's value look like a credential rather than a word?
@@ -1593,6 +2097,52 @@ fn percent_decode(s: &str) -> String {
         i += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// In a string that starts like a URL but does not parse, the password of `scheme://user:
+/// password@host`, found without trusting the delimiters: from the first `:` after `//`
+/// to the last `@` (before any whitespace) that is followed by a host name.
+fn unparsed_userinfo(s: &str) -> Cow<'_, str> {
+    let Some(p) = s.find("://") else {
+        return Cow::Borrowed(s);
+    };
+    let scheme = &s[..p];
+    let scheme = scheme.trim_start();
+    let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'.' | b'-'));
+    let auth = p + 3;
+    let end = s[auth..]
+        .find(char::is_whitespace)
+        .map_or(s.len(), |i| auth + i);
+    let region = &s[auth..end];
+    let host_follows = |i: usize| {
+        region[i + 1..]
+            .bytes()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'[')
+    };
+    let Some(at) = region
+        .char_indices()
+        .rev()
+        .find(|&(i, c)| c == '@' && host_follows(i))
+        .map(|(i, _)| i)
+    else {
+        return Cow::Borrowed(s);
+    };
+    let Some(colon) = region[..at].find(':') else {
+        return Cow::Borrowed(s);
+    };
+    let pw = &region[colon + 1..at];
+    if !scheme_ok || is_placeholder_url(pw) {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(format!(
+        "{}{URL_MARKER}{}",
+        &s[..auth + colon + 1],
+        &s[auth + at..]
+    ))
 }
 
 /// Last resort when surgery broke a URL that parsed: a minimal URL of the same scheme.
@@ -2538,6 +3088,433 @@ mod tests {
         assert_eq!(out, r#"{"content":"got [REDACTED] back","n":1}"#);
     }
 
+    /// One sample per vendor family (issue 11's list and gitleaks' prefixed rules): each is
+    /// redacted in prose, in an assignment and in JSON, and its name or context survives.
+    fn family_samples() -> Vec<(&'static str, String)> {
+        let a = |n: usize, seed: u64| alnum(n, seed);
+        let h = |n: usize, seed: u64| hex(n, seed);
+        vec![
+            ("digitalocean pat", format!("dop_v1_{}", h(64, 1))),
+            ("digitalocean oauth", format!("doo_v1_{}", h(64, 2))),
+            ("digitalocean refresh", format!("dor_v1_{}", h(64, 3))),
+            ("mailgun", format!("key-{}", h(32, 4))),
+            ("telegram", format!("123456789:AA{}", a(33, 5))),
+            (
+                "discord webhook",
+                format!(
+                    "https://discord.com/api/webhooks/123456789012345678/{}",
+                    a(68, 6)
+                ),
+            ),
+            ("pypi", format!("pypi-AgEIcHlwaS5vcmc{}", a(70, 7))),
+            ("groq", format!("gsk_{}", a(52, 8))),
+            ("twilio key", format!("SK{}", h(32, 9))),
+            ("gitlab pat", format!("glpat-{}", a(20, 10))),
+            ("gitlab deploy", format!("gldt-{}", a(20, 11))),
+            ("gitlab runner", format!("glrt-{}", a(20, 12))),
+            (
+                "gitlab runner registration",
+                format!("GR1348941{}", a(20, 13)),
+            ),
+            (
+                "anthropic",
+                format!("sk-ant-api03-{}-{}AA", a(80, 14), a(10, 15)),
+            ),
+            ("sendgrid", format!("SG.{}.{}", a(22, 16), a(43, 17))),
+            ("npm", format!("npm_{}", a(36, 18))),
+            ("hugging face", format!("hf_{}", a(34, 19))),
+            ("hugging face org", format!("api_org_{}", a(34, 20))),
+            ("shopify", format!("shpat_{}", h(32, 21))),
+            ("shopify shared", format!("shpss_{}", h(32, 22))),
+            ("linear", format!("lin_api_{}", a(40, 23))),
+            ("notion", format!("secret_{}", a(43, 24))),
+            ("notion ntn", format!("ntn_{}{}", "12345678901", a(35, 25))),
+            ("doppler", format!("dp.pt.{}", a(43, 26))),
+            ("vault service", format!("hvs.{}", a(95, 27))),
+            ("vault batch", format!("hvb.{}", a(140, 28))),
+            ("postman", format!("PMAK-{}-{}", h(24, 29), h(34, 30))),
+            ("pulumi", format!("pul-{}", h(40, 31))),
+            (
+                "terraform cloud",
+                format!("{}.atlasv1.{}", a(14, 32), a(67, 33)),
+            ),
+            ("databricks", format!("dapi{}", h(32, 34))),
+            ("square access", format!("EAAA{}", a(60, 35))),
+            ("square secret", format!("sq0csp-{}", a(43, 36))),
+            ("planetscale", format!("pscale_tkn_{}", a(43, 37))),
+            ("supabase", format!("sbp_{}", h(40, 38))),
+            ("atlassian", format!("ATATT3{}", a(186, 39))),
+            ("sentry user token", format!("sntryu_{}", h(64, 40))),
+            ("heroku", format!("HRKU-{}", a(60, 41))),
+            ("slack app", format!("xapp-1-{}", a(40, 42))),
+            (
+                "age",
+                format!(
+                    "AGE-SECRET-KEY-1{}",
+                    "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7LQPZRY9X8GF2TVDW0S3JN54KHCE"
+                ),
+            ),
+            ("grafana sa", format!("glsa_{}_{}", a(32, 43), h(8, 44))),
+            (
+                "new relic",
+                format!("NRAK-{}", "ABCDEFGHIJ0123456789KLMNOPQ"),
+            ),
+            ("prefect", format!("pnu_{}", a(36, 45))),
+            ("rubygems", format!("rubygems_{}", h(48, 46))),
+            ("brevo", format!("xkeysib-{}-{}", h(64, 47), a(16, 48))),
+            ("shippo", format!("shippo_live_{}", h(40, 49))),
+            ("dynatrace", format!("dt0c01.{}.{}", a(24, 50), a(64, 51))),
+            ("perplexity", format!("pplx-{}", a(48, 52))),
+            ("contentful", format!("CFPAT-{}", a(43, 53))),
+            ("easypost", format!("EZAK{}", a(54, 54))),
+            ("alibaba", format!("LTAI{}", a(20, 55))),
+            ("duffel", format!("duffel_live_{}", a(43, 56))),
+            ("fly.io", format!("fo1_{}", a(43, 57))),
+            ("artifactory", format!("AKCp{}", a(69, 58))),
+            ("xai", format!("xai-{}", a(80, 59))),
+            ("airtable", format!("pat{}.{}", a(14, 60), h(64, 61))),
+        ]
+    }
+
+    #[test]
+    fn every_family_is_redacted() {
+        let r = Redactor::new();
+        for (family, tok) in family_samples() {
+            for (pre, post) in [
+                ("see ", " for details."),
+                ("TOKEN=", "\n"),
+                ("{\"key\": \"", "\"}"),
+                ("<td>", "</td>"),
+            ] {
+                let input = format!("{pre}{tok}{post}");
+                let out = r.redact_text(&input);
+                let secret = tok.rsplit('/').next().unwrap_or(&tok);
+                assert!(!out.contains(secret), "{family}: survived in {out:?}");
+                assert!(
+                    out.starts_with(pre) && out.ends_with(post),
+                    "{family}: context lost: {out:?}"
+                );
+                assert_eq!(r.redact_text(&out), out, "{family}: not idempotent");
+            }
+            // Escaped as a Markdown converter writes it.
+            let md = tok.replace('_', "\\_").replace('.', "\\.");
+            let out = r.redact_text(&format!("key {md} end"));
+            let secret = tok.rsplit('/').next().unwrap_or(&tok);
+            assert!(
+                !reader_view(&out).contains(secret),
+                "{family}: escaped form survived: {out:?}"
+            );
+        }
+        // Tokens next to their names.
+        for (input, secret) in [
+            ("DD_API_KEY=0a1b2c3d4e5f60718293a4b5c6d7e8f9", "0a1b2c3d4e5f60718293a4b5c6d7e8f9"),
+            ("DATADOG_APP_KEY: 0a1b2c3d4e5f60718293a4b5c6d7e8f901234567", "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567"),
+            ("HEROKU_API_KEY=01234567-89ab-cdef-0123-456789abcdef", "01234567-89ab-cdef-0123-456789abcdef"),
+            ("TWILIO_AUTH_TOKEN=9f8e7d6c5b4a39281706f5e4d3c2b1a0", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"),
+            ("DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmF6cQ==;EndpointSuffix=core.windows.net", "Zm9vYmFyYmF6cXV4Zm9vYmFy"),
+            ("SENTRY_DSN=https://0123456789abcdef0123456789abcdef:fedcba9876543210fedcba9876543210@o1.ingest.sentry.io/2", "fedcba9876543210fedcba9876543210"),
+            ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzz9KEY", "wJalrXUtnFEMI/K7MDENG"),
+            ("\"client_secret\": \"9dF3kQ2mX7pL1vB4nR8t\"", "9dF3kQ2mX7pL1vB4nR8t"),
+            ("DB_PASSWORD=Tr0ub4dor-and-3", "Tr0ub4dor-and-3"),
+            ("db:\n  password: s3cr3t-Pa55w0rd\n", "s3cr3t-Pa55w0rd"),
+        ] {
+            let out = r.redact_text(input);
+            assert!(!out.contains(secret), "{input:?} -> {out:?}");
+        }
+    }
+
+    /// Look-alikes of the families: identifiers, hashes, data, code and placeholders.
+    const BENIGN_FAMILY_LOOKALIKES: &[&str] = &[
+        "postgresql://user:password@localhost:5432/dbname",
+        "mysql://root:password@127.0.0.1/app and redis://:secret@localhost:6379",
+        "Set api_key to <your-api-key> or YOUR_TOKEN_HERE.",
+        "OPENAI_API_KEY=sk-... and token: xxxxxxxx",
+        "api_key=${API_KEY} password: changeme",
+        "token = \"your-token-here\"; secret: example-secret-value",
+        "DB_PASSWORD=dummy_password_123 or placeholder-token-9",
+        "the token 550e8400-e29b-41d4-a716-446655440000 expired",
+        "Token ID 550e8400-e29b-41d4-a716-446655440000",
+        "key-value store, key-a1b2 and monkey-0123456789abcdef0123456789abcdef",
+        "secret_santa_gift_exchange_planning_committee_2024",
+        "dapi is a prefix; dapiversion=3",
+        "secret_key_base is set in config/secrets.yml",
+        "glpat- tokens are documented; gsk_ is Groq's prefix; dop_v1_ is DigitalOcean's.",
+        "EAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        "background:url(data:image/png;base64,iVBORw0KGgoEAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==)",
+        "function(e){return e.token&&e.token.length>0?bearer(e):null}",
+        "The bearer token is sent in the header; bearer tokens expire.",
+        "bearer 3f786850e387550fdab836ed7e6dc881de23001b",
+        "https://example.com/?page=2&sort=desc&token[]=",
+        "https://example.com/?tags[]=rust&tags[]=web",
+        "https://user@example.com/ and ssh://git@github.com/o/r.git",
+        "https://john.doe.smith@example.com/profile",
+        "-----BEGIN PRIVATE KEY----- ... -----END PRIVATE KEY-----",
+        "-----BEGIN PUBLIC KEY----- MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE -----END PUBLIC KEY-----",
+        "Authentication: required.",
+        "x-amz-date: 20240101T000000Z; Authorization header required",
+        "123456789:AB is a ratio; 12:AA is a time",
+        "https://discord.com/api/webhooks/ is the endpoint",
+        "pypi-AgEIcHlwaS5vcmc is the prefix of every PyPI token",
+    ];
+
+    #[test]
+    fn family_lookalikes_unchanged() {
+        let r = Redactor::new();
+        for input in BENIGN_FAMILY_LOOKALIKES {
+            assert_eq!(&r.redact_text(input), input);
+        }
+        assert_eq!(
+            r.redact_url("postgresql://user:password@localhost:5432/dbname"),
+            "postgresql://user:password@localhost:5432/dbname"
+        );
+    }
+
+    /// Issue 11's red-team findings, one by one.
+    #[test]
+    fn red_team_cases() {
+        let r = Redactor::new();
+        let ghp = format!("ghp_{}", alnum(36, 301));
+        let cases: Vec<(String, &str, &str)> = vec![
+            ("https://x.example/?token[]=Zz9Yy8Xx7Ww6&b=1".into(), "Zz9Yy8Xx7Ww6", "&b=1"),
+            ("see ?token[0]=Zz9Yy8Xx7Ww6 ok".into(), "Zz9Yy8Xx7Ww6", " ok"),
+            ("https://x.example/?next=https%3A%2F%2Fa.example%2Fcb%3Ftoken%3DZz9Yy8Xx7Ww6%26x%3D1".into(), "Zz9Yy8Xx7Ww6", "%26x%3D1"),
+            ("log: token%3DZz9Yy8Xx7Ww6 done".into(), "Zz9Yy8Xx7Ww6", " done"),
+            ("GET /v1?api%5Fkey=Zz9Yy8Xx7Ww6 HTTP/1.1".into(), "Zz9Yy8Xx7Ww6", " HTTP/1.1"),
+            ("send it as bearer k3VZp9QmX2rT7wLs8Yb4 in prose".into(), "k3VZp9QmX2rT7wLs8Yb4", " in prose"),
+            ("clone http://k3VZp9QmX2rT7wLs8Yb4nM5q@git.example/r.git".into(), "k3VZp9QmX2rT7wLs8Yb4nM5q", "@git.example/r.git"),
+            ("<p>-----BEGIN RSA PRIVATE KEY----- MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7 aFDrBz9vFqU4yMU8W8C7 -----END RSA PRIVATE KEY-----</p>".into(), "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn", "-----END RSA PRIVATE KEY-----</p>"),
+            ("-----BEGIN PRIVATE KEY-----<br>MIIEvQIBADANBgkqhkiG9w0BAQEFAASC<br/>BKcwggSjAgEAAoIBAQC7<br>-----END PRIVATE KEY-----".into(), "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "-----END PRIVATE KEY-----"),
+            ("<title>-----BEGIN EC PRIVATE KEY----- MHcCAQEEIIrYSSNQFaA2Hwf1duRSxKtLYX5CB04fSeQ6tF1aY".into(), "MHcCAQEEIIrYSSNQFaA2Hwf1duRSxKtLYX5CB04f", "<title>-----BEGIN EC PRIVATE KEY-----"),
+            (format!("a soft-hyphenated {}", ghp.replacen('_', "_\u{AD}", 1)), "ghp_", "a soft-hyphenated "),
+            ("<pre>{&quot;api_token&quot;: &quot;Zz9Yy8Xx7Ww6&quot;}</pre>".into(), "Zz9Yy8Xx7Ww6", "<pre>{&quot;api_token&quot;: &quot;"),
+        ];
+        for (input, secret, keep) in &cases {
+            let out = r.redact_text(input);
+            assert!(!reader_view(&out).contains(secret), "{input:?} -> {out:?}");
+            assert!(out.contains(keep), "{keep:?} lost: {input:?} -> {out:?}");
+            assert_eq!(r.redact_text(&out), out, "not idempotent on {input:?}");
+        }
+        // A requested URL that does not parse: the password goes before the echo.
+        for url in [
+            "https://admin:pa#ss/w?rd@db.example.com/x",
+            "https://admin:pa?ss#w0rd@db.example.com:5432/x?y=1",
+            "ftp://me:se/cr?et@files.example/",
+        ] {
+            assert!(url::Url::parse(url)
+                .map(|u| u.host_str() != Some("db.example.com"))
+                .unwrap_or(true));
+            let out = r.redact_url(url);
+            assert!(
+                !out.contains("pa#ss") && !out.contains("ss#w0rd") && !out.contains("se/cr"),
+                "{url} -> {out}"
+            );
+            assert!(out.contains("://admin:") || out.contains("://me:"), "{out}");
+            assert_eq!(r.redact_url(&out), out);
+        }
+        // A token cut by the body cap.
+        let cut = format!("page text ... export TOKEN={}", &ghp[..8]);
+        let out = r.redact_truncated_tail(&cut);
+        assert_eq!(out, "page text ... export TOKEN=[REDACTED]");
+        assert_eq!(
+            r.redact_truncated_tail("docs mention ghp_k3VZ"),
+            "docs mention [REDACTED]"
+        );
+        assert_eq!(
+            r.redact_truncated_tail("key dop_v1_0a1b2c"),
+            "key [REDACTED]"
+        );
+        assert_eq!(
+            r.redact_truncated_tail("Authorization: Bearer k3V"),
+            "Authorization: Bearer [REDACTED]"
+        );
+        let mut lit = Redactor::new();
+        lit.add_secret("team_prod_key_9f8e7d6c5b4a");
+        assert_eq!(
+            lit.redact_truncated_tail("echo team_prod_k"),
+            "echo [REDACTED]"
+        );
+        for benign in [
+            "ordinary prose that ends here",
+            "see the docs at https://example.com/a",
+            "sk-",
+            "ghp_",
+            "count: 42",
+            "",
+        ] {
+            assert_eq!(r.redact_truncated_tail(benign), benign);
+        }
+    }
+
+    #[test]
+    fn operator_rules_apply_everywhere() {
+        let mut r = Redactor::new();
+        let rules = parse_gitleaks_rules(
+            "[[rules]]\nid = \"acme\"\nregex = '(?i)acme_([a-z0-9]{24})'\nsecretGroup = 1\nkeywords = [\"acme\"]\n",
+        )
+        .unwrap_or_default();
+        assert_eq!(rules.len(), 1);
+        r.add_rules(rules);
+        let out = r.redact_text("key acme_k3vzp9qmx2rt7wls8yb4nm5q end");
+        assert_eq!(out, "key acme_[REDACTED] end");
+        assert_eq!(r.redact_text(&out), out);
+        let out = r.redact_text("key acme\\_k3vzp9qmx2rt7wls8yb4nm5q end");
+        assert!(
+            !reader_view(&out).contains("k3vzp9qmx2rt7wls8yb4nm5q"),
+            "{out}"
+        );
+        let out = r.redact_url("https://x.example/acme_k3vzp9qmx2rt7wls8yb4nm5q/a");
+        assert_eq!(out, "https://x.example/acme_REDACTED/a");
+        assert!(format!("{r:?}").contains("extra_rules: 1"));
+    }
+
+    #[test]
+    fn lone_userinfo_token_is_registered_from_the_requested_url() {
+        let r = Redactor::new().with_url_secrets("https://k3VZp9QmX2rT7wLs8Yb4nM5q@git.example/r");
+        assert_eq!(
+            r.redact_text("echo: user k3VZp9QmX2rT7wLs8Yb4nM5q denied"),
+            "echo: user [REDACTED] denied"
+        );
+        let plain = Redactor::new().with_url_secrets("https://john@example.com/");
+        assert_eq!(plain.redact_text("hello john"), "hello john");
+    }
+
+    /// What a reader sees in `s`: its escapes undone, invisible characters dropped.
+    fn reader_view(s: &str) -> String {
+        escapes::View::build(s).map_or_else(|| s.to_string(), |v| v.text)
+    }
+
+    /// Issue 11: the Markdown converter escaped `_` and the redactor no longer saw tokens.
+    #[test]
+    fn escaped_secrets_are_redacted_as_read() {
+        let mut r = Redactor::new();
+        r.add_secret("tok_with_under_scores_77");
+        r.add_secret("team_prod_key_9f8e7d6c5b4a");
+        let ghp = format!("ghp_{}", alnum(36, 201));
+        let sk = format!("sk_live_51{}", alnum(30, 202));
+        let cases: Vec<(String, Vec<String>, &str)> = vec![
+            (ghp.replace('_', "\\_"), vec![ghp.clone()], ""),
+            (
+                format!("use `{}` now", ghp.replace('_', "\\_")),
+                vec![ghp.clone()],
+                "use `",
+            ),
+            (sk.replace('_', "\\_"), vec![sk.clone()], ""),
+            (
+                "Bearer tok\\_with\\_under\\_scores\\_77".into(),
+                vec!["tok_with_under_scores_77".into()],
+                "Bearer ",
+            ),
+            (
+                "?api\\_key=abc\\_def\\_ghi\\_123 and more".into(),
+                vec!["abc_def_ghi_123".into()],
+                " and more",
+            ),
+            (
+                "api\\_key=abc\\_def\\_ghi\\_123".into(),
+                vec!["abc_def_ghi_123".into()],
+                "",
+            ),
+            (
+                "x-api-key: team\\_prod\\_key\\_9f8e7d6c5b4a\n".into(),
+                vec!["team_prod_key_9f8e7d6c5b4a".into()],
+                "x-api-key: ",
+            ),
+            (
+                "https://api.example.com/v1?page=1&amp;api&#95;key=AbC9xYz123 ok".into(),
+                vec!["AbC9xYz123".into()],
+                " ok",
+            ),
+            (
+                "api&lowbar;key = \"Zz9Yy8Xx7Ww6\"".into(),
+                vec!["Zz9Yy8Xx7Ww6".into()],
+                "",
+            ),
+            (
+                format!("token {}", ghp.replace('_', "&#x5f;")),
+                vec![ghp.clone()],
+                "token ",
+            ),
+            (
+                r#"{"api\u005fkey": "s3cr3tValue99", "n": 1}"#.into(),
+                vec!["s3cr3tValue99".into()],
+                r#", "n": 1}"#,
+            ),
+            (ghp.replacen('_', "\\u005f", 1), vec![ghp.clone()], ""),
+            (
+                format!(
+                    "a {} b",
+                    ghp.replacen("p_", "p\u{AD}_", 1)
+                        .replacen("_", "_\u{200B}", 1)
+                ),
+                vec![ghp.clone()],
+                "a ",
+            ),
+            (
+                "x tok_with\u{200D}_under\u{2060}_scores_77\u{FEFF} y".into(),
+                vec!["tok_with_under_scores_77".into()],
+                "x ",
+            ),
+            (
+                format!(
+                    "[key]({}) \\* \\[x\\] \\| \\`c\\` \\<b",
+                    ghp.replace('_', "\\_")
+                ),
+                vec![ghp.clone()],
+                "\\* \\[x\\] \\| \\`c\\` \\<b",
+            ),
+        ];
+        for (input, secrets, keep) in &cases {
+            let out = r.redact_text(input);
+            let seen = reader_view(&out);
+            for s in secrets {
+                assert!(
+                    !seen.contains(s.as_str()),
+                    "{s:?} readable in {out:?} (from {input:?})"
+                );
+            }
+            assert!(
+                out.contains(keep),
+                "context {keep:?} lost: {input:?} -> {out:?}"
+            );
+            assert!(out.contains(TEXT_MARKER), "{out:?}");
+            assert_eq!(r.redact_text(&out), out, "not idempotent on {input:?}");
+        }
+        // Every CommonMark escape inside a registered secret.
+        let mut r = Redactor::new();
+        let secret = "p4ss_w*rd[x]|y`z<q\\r#s.t-u+v!w";
+        r.add_secret(secret);
+        let escaped: String = secret
+            .chars()
+            .flat_map(|c| {
+                if c.is_ascii_punctuation() {
+                    vec!['\\', c]
+                } else {
+                    vec![c]
+                }
+            })
+            .collect();
+        let out = r.redact_text(&format!("value {escaped} end"));
+        assert_eq!(out, "value [REDACTED] end");
+    }
+
+    /// Escapes in ordinary text change nothing.
+    #[test]
+    fn escaped_benign_text_unchanged() {
+        let r = Redactor::new();
+        for s in [
+            "snake\\_case\\_names and \\*emphasis\\* in \\[brackets\\]",
+            "max\\_tokens: 4096 and token\\_type: bearer",
+            "1\\. first item \\# not a heading",
+            "&lt;your-api-key&gt; &amp; &#95;underscore&#95; &lowbar;",
+            "{\"key\": \"user\\u005fname\"}",
+            "soft\u{AD}hyphen\u{200B}zero width",
+            "api\\_key=YOUR\\_API\\_KEY",
+            "C:\\Users\\me\\token\\_file.txt",
+        ] {
+            assert_eq!(r.redact_text(s), s);
+        }
+    }
+
     #[test]
     fn short_and_marker_secrets_are_ignored() {
         let mut r = Redactor::new();
@@ -2715,6 +3692,16 @@ mod tests {
             1 => Just(".".to_string()),
             1 => Just("-".to_string()),
             1 => Just("_".to_string()),
+            1 => Just("\\_".to_string()),
+            1 => Just("&#95;".to_string()),
+            1 => Just("&lowbar;".to_string()),
+            1 => Just("\\u005f".to_string()),
+            1 => Just("\u{AD}".to_string()),
+            1 => Just("\u{200B}".to_string()),
+            1 => Just("bearer ".to_string()),
+            1 => Just("token[]=".to_string()),
+            1 => Just("%3D".to_string()),
+            1 => Just("dop_v1_".to_string()),
         ]
     }
 

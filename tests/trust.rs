@@ -219,31 +219,10 @@ fn entity_encode(s: &str) -> String {
 /// read that escape (the escape-aware redactor lands with issue 11's other half). The test
 /// skips them and prints those that now pass; empty this list after the merge.
 const AWAITING_REDACTOR: &[(&str, &str)] = &[
-    // `raw` returns the HTML as served: the final pass must read entities (`&#95;`).
-    ("aws/entities", "raw"),
-    ("config/entities", "raw"),
-    ("github/entities", "raw"),
-    ("jwt/entities", "raw"),
-    ("slack/entities", "raw"),
-    ("stripe/entities", "raw"),
-    ("url_param/entities", "raw"),
-    // `raw` HTML with the token split by tags (`ghp_Q0x…<b>…</b>`): the readable start
-    // before the first tag is too short for a shape; needs a tag-aware reader's view.
+    // `raw` HTML with the token split by inline tags (`ghp_Q0x…<b>…</b>`): the readable
+    // start before the first tag is too short for a shape; needs a tag-aware reader's view.
     ("config/split_inline", "raw"),
     ("github/split_inline", "raw"),
-    // A reader API's own Markdown (`ghp\_…`): the final pass must undo Markdown escapes.
-    ("reader_markdown/config", "auto"),
-    ("reader_markdown/config", "text"),
-    ("reader_markdown/config", "raw"),
-    ("reader_markdown/github", "auto"),
-    ("reader_markdown/github", "text"),
-    ("reader_markdown/github", "raw"),
-    ("reader_markdown/stripe", "auto"),
-    ("reader_markdown/stripe", "text"),
-    ("reader_markdown/stripe", "raw"),
-    ("reader_markdown/url_param", "auto"),
-    ("reader_markdown/url_param", "text"),
-    ("reader_markdown/url_param", "raw"),
 ];
 
 /// One cell of the matrix.

@@ -1766,7 +1766,33 @@ fn collapse_whitespace(s: &str) -> String {
 
 /// Markdown: outside fenced code blocks, whitespace-only lines become empty and runs of
 /// blank lines collapse to one; fenced blocks are kept byte for byte. Ends are trimmed.
+/// The redaction marker, put into the page before conversion, comes out of the converter
+/// as `\[REDACTED\]`. It reads the same, but the backslashes are noise for a model reading
+/// the Markdown as text: undo them, except where the bare brackets could start a link
+/// (`[REDACTED](…)`, `[REDACTED][…]`, `[REDACTED]:`).
+fn unescape_markers(md: &str) -> std::borrow::Cow<'_, str> {
+    const ESCAPED: &str = "\\[REDACTED\\]";
+    if !md.contains(ESCAPED) {
+        return std::borrow::Cow::Borrowed(md);
+    }
+    let mut out = String::with_capacity(md.len());
+    let mut rest = md;
+    while let Some(i) = rest.find(ESCAPED) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + ESCAPED.len()..];
+        if after.starts_with(['(', '[', ':']) {
+            out.push_str(ESCAPED);
+        } else {
+            out.push_str("[REDACTED]");
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
 fn tidy_markdown(md: &str) -> String {
+    let md = &*unescape_markers(md);
     let mut out = String::with_capacity(md.len());
     let mut fence: Option<(char, usize)> = None;
     let mut blank_run = 0usize;
@@ -1997,6 +2023,15 @@ pub fn max_pretty_len(len: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn redaction_markers_lose_the_converters_escapes_unless_they_could_start_a_link() {
+        assert_eq!(
+            unescape_markers("key \\[REDACTED\\] and \\[REDACTED\\](x) \\[REDACTED\\]:"),
+            "key [REDACTED] and \\[REDACTED\\](x) \\[REDACTED\\]:"
+        );
+        assert_eq!(unescape_markers("plain \\[x\\]"), "plain \\[x\\]");
+    }
 
     const ARTICLE: &str = include_str!("../../tests/fixtures/extract/article.html");
     const DOCS: &str = include_str!("../../tests/fixtures/extract/docs.html");

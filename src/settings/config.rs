@@ -85,6 +85,15 @@ impl Secs {
     }
 }
 
+/// `[redaction]`: operator additions to the redactor.
+#[derive(Debug, Clone, PartialEq, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct RedactionSection {
+    /// A gitleaks-format rule file; relative paths are relative to the config file's
+    /// directory.
+    pub extra_rules: Option<String>,
+}
+
 /// `[lookup]`: defaults and operator ceilings.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -206,6 +215,8 @@ pub struct ConfigFile {
     pub network: NetworkSection,
     #[serde(default)]
     pub providers: Vec<Spanned<ProviderTable>>,
+    #[serde(default)]
+    pub redaction: RedactionSection,
 }
 
 /// A provider ready to be built, after expansion and validation.
@@ -274,6 +285,8 @@ pub struct Config {
     pub network: NetworkSection,
     pub providers: Vec<ProviderSpec>,
     pub secrets: Vec<Secret>,
+    /// Compiled `[redaction] extra_rules` (empty when none).
+    pub redaction_rules: Vec<crate::redact::ExtraRule>,
 }
 
 /// A value expanded from `${NAME}` (or a string it was expanded into): `Debug` and
@@ -324,6 +337,7 @@ impl Config {
                 },
             }],
             secrets: vec![],
+            redaction_rules: vec![],
         }
     }
 }
@@ -583,12 +597,52 @@ pub fn parse(
         providers.push(spec);
     }
 
+    let redaction_rules = match &file.redaction.extra_rules {
+        None => Vec::new(),
+        Some(name) => load_rules(name, path.as_deref())
+            .map_err(|(file, line, msg)| ConfigError {
+                path: Some(file),
+                line,
+                key: Some("redaction.extra_rules".into()),
+                message: msg,
+            })
+            .map_err(|mut e| {
+                if e.path.is_none() {
+                    e.line = key_line(text, "redaction.extra_rules");
+                }
+                e
+            })?,
+    };
+
     Ok(Config {
         source,
         lookup: file.lookup,
         network: finish_network(file.network),
         providers,
         secrets,
+        redaction_rules,
+    })
+}
+
+/// Read and compile `[redaction] extra_rules`: `name` relative to the config file's
+/// directory (or absolute). Errors name the rule file, the line when known and the rule id.
+fn load_rules(
+    name: &str,
+    config_path: Option<&Path>,
+) -> Result<Vec<crate::redact::ExtraRule>, (PathBuf, Option<usize>, String)> {
+    let p = Path::new(name);
+    let file = match config_path.and_then(Path::parent) {
+        Some(dir) if p.is_relative() => dir.join(p),
+        _ => p.to_path_buf(),
+    };
+    let text = std::fs::read_to_string(&file)
+        .map_err(|e| (file.clone(), None, format!("cannot read rule file: {e}")))?;
+    crate::redact::parse_gitleaks_rules(&text).map_err(|e| {
+        let msg = match e.rule {
+            Some(id) => format!("rule '{id}': {}", e.message),
+            None => e.message,
+        };
+        (file.clone(), e.line, msg)
     })
 }
 
@@ -1004,6 +1058,44 @@ mod tests {
             ConfigSource::File("/etc/vetch.toml".into()),
             &env_with(&[("READER_KEY", "sekrit-value-123")]),
         )
+    }
+
+    #[test]
+    fn redaction_extra_rules_load_relative_to_the_config() {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = dir.path().join("gitleaks.toml");
+        std::fs::write(
+            &rules,
+            "[[rules]]\nid = \"acme\"\nregex = 'acme_[a-z0-9]{24}'\nkeywords = [\"acme_\"]\n",
+        )
+        .unwrap();
+        let cfg = dir.path().join("config.toml");
+        std::fs::write(&cfg, "[redaction]\nextra_rules = \"gitleaks.toml\"\n").unwrap();
+        let c = load_file(&cfg).unwrap();
+        assert_eq!(c.redaction_rules.len(), 1);
+        assert_eq!(c.redaction_rules[0].id, "acme");
+
+        std::fs::write(
+            &rules,
+            "[[rules]]\nid = \"broken-rule\"\nregex = '(unclosed'\n",
+        )
+        .unwrap();
+        let e = load_file(&cfg).unwrap_err().to_string();
+        assert!(
+            e.contains("gitleaks.toml") && e.contains("broken-rule"),
+            "{e}"
+        );
+        assert!(e.contains("redaction.extra_rules"), "{e}");
+
+        std::fs::write(&cfg, "[redaction]\nextra_rules = \"missing.toml\"\n").unwrap();
+        let e = load_file(&cfg).unwrap_err().to_string();
+        assert!(
+            e.contains("missing.toml") && e.contains("cannot read"),
+            "{e}"
+        );
+
+        std::fs::write(&cfg, "[redaction]\nextra_rulez = \"x\"\n").unwrap();
+        assert!(load_file(&cfg).is_err());
     }
 
     #[test]

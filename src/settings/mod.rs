@@ -165,6 +165,7 @@ impl Settings {
                 }
             }
         }
+        redactor.add_rules(config.redaction_rules.clone());
         let n = &config.network;
         let policy = NetworkPolicy {
             allow_private: n.allow_private || o.allow_private,

@@ -1,0 +1,117 @@
+//! Redaction as a user sees it: secrets a page carries are not readable in any output mode
+//! once that mode's escapes are undone, and operator rules in gitleaks' format apply.
+
+mod common;
+
+use common::{config_file, http_providers, raw_config_file, vetch};
+use predicates::prelude::*;
+use wiremock::matchers::path;
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+const GHP: &str = "ghp_k3VZp9QmX2rT7wLs8Yb4nM5qA1cD3eF5gH7j";
+const ACME: &str = "acme_k3vzp9qmx2rt7wls8yb4nm5q";
+const SK: &str = "sk_live_51Hk3VZp9QmX2rT7wLs8Yb4nM5q";
+
+/// What a reader of any output mode sees: Markdown escapes and the HTML references a page
+/// may use undone.
+fn as_read(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.chars().peekable();
+    while let Some(c) = it.next() {
+        if c == '\\' && it.peek().is_some_and(|n| n.is_ascii_punctuation()) {
+            continue;
+        }
+        out.push(c);
+    }
+    out.replace("&#95;", "_")
+        .replace("&lowbar;", "_")
+        .replace("&#x5f;", "_")
+}
+
+async fn page_server() -> MockServer {
+    let server = MockServer::start().await;
+    let body = format!(
+        "<!doctype html><html><head><title>Setup notes</title></head><body><article>\
+         <h1>Setup notes</h1><p>Rust is a language empowering everyone to build reliable and \
+         efficient software. This paragraph is real content that a reader came for.</p>\
+         <p>Our CI token is {GHP} and the payment key is {SK}, please rotate them.</p>\
+         <p>The vendor key acme&#95;{acme_tail} came from the operator's own rule.</p>\
+         <p>Connect with postgresql://user:password@localhost:5432/dbname as in the docs.</p>\
+         </article></body></html>",
+        acme_tail = &ACME["acme_".len()..]
+    );
+    Mock::given(path("/notes"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(body.into_bytes(), "text/html"))
+        .mount(&server)
+        .await;
+    server
+}
+
+/// Issue 11: `ghp\_…` came back readable from the default Markdown mode.
+#[tokio::test]
+async fn markdown_escaped_tokens_are_not_readable_in_any_mode() {
+    let server = page_server().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rules = dir.path().join("gitleaks.toml");
+    std::fs::write(
+        &rules,
+        "[[rules]]\nid = \"acme-key\"\nregex = '''acme_[a-z0-9]{24}'''\nkeywords = [\"acme\"]\n",
+    )
+    .expect("write rules");
+    let cfg = config_file(&format!(
+        "{}[redaction]\nextra_rules = \"{}\"\n",
+        http_providers(&["direct"]),
+        rules.display()
+    ));
+    for mode in ["auto", "markdown", "text", "raw"] {
+        for output in ["text", "receipt", "tool-result"] {
+            let out = vetch()
+                .args(["lookup", &format!("{}/notes", server.uri()), "--config"])
+                .arg(cfg.path())
+                .args(["--extract", mode, "-o", output, "--min-chars", "1"])
+                .output()
+                .expect("run vetch");
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let seen = as_read(&stdout);
+            for secret in [GHP, SK, ACME] {
+                assert!(
+                    !seen.contains(secret),
+                    "{secret} readable with --extract {mode} -o {output}: {stdout}"
+                );
+            }
+            if output == "text" {
+                assert!(out.status.success(), "{mode}: {stdout}");
+                assert!(stdout.contains("[REDACTED]"), "{mode}: {stdout}");
+                assert!(
+                    seen.contains("postgresql://user:password@localhost:5432/dbname"),
+                    "placeholder changed with --extract {mode}: {stdout}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_rule_that_does_not_compile_is_a_config_error_naming_file_and_rule() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rules = dir.path().join("team-rules.toml");
+    std::fs::write(
+        &rules,
+        "[[rules]]\nid = \"lookbehind-rule\"\nregex = '''(?<=key=)[a-z]+'''\n",
+    )
+    .expect("write rules");
+    let cfg = raw_config_file(&format!(
+        "[redaction]\nextra_rules = \"{}\"\n",
+        rules.display()
+    ));
+    vetch()
+        .args(["lookup", "https://example.com/", "--config"])
+        .arg(cfg.path())
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("team-rules.toml")
+                .and(predicate::str::contains("lookbehind-rule"))
+                .and(predicate::str::contains("regex does not compile")),
+        );
+}
