@@ -200,7 +200,8 @@ async fn f05_headers_then_silence() {
 async fn f06_one_byte_at_a_time_forever() {
     let addr = serve(|mut s| {
         read_head(&mut s);
-        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n");
+        let _ = s
+            .write_all(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n");
         // Trickle until the client gives up (bounded by its timeout).
         for _ in 0..200 {
             if s.write_all(b"a").and_then(|_| s.flush()).is_err() {
