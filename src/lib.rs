@@ -13,7 +13,8 @@
 //!   [`settings::Settings`], with every clamp in one place;
 //! - [`input`] parses what a caller (a model, a script) sent;
 //! - [`lookup`] runs the attempt loop over [`provider`]s, which fetch through [`net`] (guarded
-//!   by [`guard`]) or a child process; [`decode`] turns bytes into text, [`extract`] makes it
+//!   by [`guard`]) or a child process; [`decode`] turns bytes into text ([`pdf`] for PDF
+//!   documents), [`extract`] makes it
 //!   readable and [`judge`] (with [`interstitial`]) decides whether it is usable;
 //! - [`receipt`] holds the output shapes, [`redact`] scrubs secrets and [`output`] is the one
 //!   writer through which every byte leaves;
@@ -34,6 +35,7 @@ pub mod lookup;
 pub mod mcp;
 pub mod net;
 pub mod output;
+pub mod pdf;
 pub mod provider;
 pub mod providers;
 pub mod receipt;

@@ -5,6 +5,7 @@
 //! data, not an `Err`). Every string that enters the receipt or the text is redacted here,
 //! before it is stored, so the printer only ever sees redacted values.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -334,7 +335,11 @@ impl Engine {
             must_contain: req.must_contain.clone(),
             min_chars: req.min_chars,
             url: url.to_string(),
+            max_pdf_pages: self.settings.config.lookup.max_pdf_pages,
+            cancel: Arc::new(AtomicBool::new(false)),
         };
+        // When the attempt deadline drops this future, the blocking work is told to stop.
+        let _stop = CancelOnDrop(job.cancel.clone());
         // Extraction is CPU work on untrusted input: keep it off the async workers, and turn
         // a panic in a parser into a failed attempt rather than a dead process.
         match tokio::task::spawn_blocking(move || job.run()).await {
@@ -348,6 +353,15 @@ impl Engine {
     }
 }
 
+/// Sets the flag when dropped: a blocking job polls it and stops early.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 struct Job {
     fetched: Fetched,
     /// The body came from a template endpoint, whose URL is not the page's.
@@ -358,6 +372,8 @@ struct Job {
     must_contain: Option<String>,
     min_chars: usize,
     url: String,
+    max_pdf_pages: usize,
+    cancel: Arc<AtomicBool>,
 }
 
 impl Job {
@@ -368,6 +384,11 @@ impl Job {
             http_status: status,
             detail,
         };
+        // A PDF is a document, not unusable content (DESIGN.md §10). A body that a JSON
+        // reader declared is judged as JSON, whatever its bytes.
+        if self.json_pointer.is_none() && crate::decode::is_pdf_body(&self.fetched) {
+            return self.run_pdf();
+        }
         let decoded = decode_body(
             &self.fetched.body,
             self.fetched.content_type.as_deref(),
@@ -454,6 +475,55 @@ impl Job {
             text,
             title,
             truncated: self.fetched.truncated,
+            http_status: status,
+        })
+    }
+}
+
+impl Job {
+    /// Extract a PDF's text and judge it as any text (the extract mode does not apply: a
+    /// PDF's raw bytes mean nothing to a reader).
+    fn run_pdf(self) -> Result<Content, Failure> {
+        let status = self.fetched.http_status;
+        let limits = crate::pdf::PdfLimits {
+            max_pages: self.max_pdf_pages,
+            ..crate::pdf::PdfLimits::default()
+        };
+        let doc =
+            crate::pdf::extract_pdf(&self.fetched.body, &limits, &self.cancel).map_err(|f| {
+                let mut detail = f.detail();
+                if self.fetched.truncated && matches!(f, crate::pdf::PdfFailure::Malformed(_)) {
+                    detail = format!(
+                        "PDF cut at the body cap ({} bytes): {detail}",
+                        self.fetched.body.len()
+                    );
+                }
+                Failure {
+                    outcome: f.outcome(),
+                    http_status: status,
+                    detail,
+                }
+            })?;
+        let text = self.redactor.redact_text(&doc.text);
+        let title = doc
+            .title
+            .map(|t| clip_chars(&self.redactor.redact_text(&t), 300));
+        crate::judge::judge(
+            &text,
+            &text,
+            &text,
+            self.must_contain.as_deref(),
+            self.min_chars,
+        )
+        .map_err(|d| Failure {
+            outcome: Outcome::UnusableContent,
+            http_status: status,
+            detail: d,
+        })?;
+        Ok(Content {
+            text,
+            title,
+            truncated: self.fetched.truncated || doc.truncated,
             http_status: status,
         })
     }
