@@ -170,6 +170,7 @@ fn extract_inner(
             "the body does not start with %PDF-".into(),
         ));
     }
+    check_inflation(bytes, limits.max_inflated_bytes)?;
     let mut doc = match Document::load_mem(bytes) {
         Ok(d) => d,
         Err(lopdf::Error::Decryption(_) | lopdf::Error::InvalidPassword) => {
@@ -184,7 +185,6 @@ fn extract_inner(
             return Err(PdfFailure::Encrypted);
         }
     }
-    check_inflation(&doc, limits.max_inflated_bytes)?;
     let pages: Vec<(u32, ObjectId)> = doc.get_pages().into_iter().collect();
     if pages.is_empty() {
         return Err(PdfFailure::Malformed("the document has no pages".into()));
@@ -237,34 +237,57 @@ fn extract_inner(
 }
 
 /// Refuse a document whose Flate streams would inflate past `budget` bytes together.
-/// `lopdf` inflates a stream whole when it is read; this counts first, in bounded reads.
-fn check_inflation(doc: &Document, budget: u64) -> Result<(), PdfFailure> {
+///
+/// `lopdf` inflates a stream whole, without a limit, when it reads it, and it reads object
+/// streams while it loads the file. So this runs on the raw bytes, before the parser: each
+/// `stream ... endstream` body that is zlib data is inflated into a counter (never into
+/// memory), in bounded reads.
+fn check_inflation(bytes: &[u8], budget: u64) -> Result<(), PdfFailure> {
     let mut total: u64 = 0;
-    for obj in doc.objects.values() {
-        let Object::Stream(s) = obj else { continue };
-        let flate = match s.dict.get(b"Filter") {
-            Ok(Object::Name(n)) => n.as_slice() == b"FlateDecode",
-            Ok(Object::Array(a)) => a
-                .iter()
-                .any(|f| matches!(f, Object::Name(n) if n.as_slice() == b"FlateDecode")),
-            _ => false,
-        };
-        if !flate {
-            total = total.saturating_add(s.content.len() as u64);
+    let mut rest = bytes;
+    while let Some(i) = find(rest, b"stream") {
+        let is_end = i >= 3 && &rest[i - 3..i] == b"end";
+        let after = &rest[i + b"stream".len()..];
+        let body = after
+            .strip_prefix(b"\r\n")
+            .or_else(|| after.strip_prefix(b"\n"))
+            .or_else(|| after.strip_prefix(b"\r"));
+        let (Some(body), false) = (body, is_end) else {
+            rest = after;
             continue;
-        }
+        };
+        let end = find(body, b"endstream").unwrap_or(body.len());
         let left = budget.saturating_sub(total);
-        let mut dec = flate2::read::ZlibDecoder::new(s.content.as_slice()).take(left + 1);
-        let n = std::io::copy(&mut dec, &mut std::io::sink()).unwrap_or(0);
-        total = total.saturating_add(n);
+        let mut dec = flate2::read::ZlibDecoder::new(&body[..end]).take(left + 1);
+        let mut sink = CountingSink(0);
+        let _ = std::io::copy(&mut dec, &mut sink);
+        total = total.saturating_add(sink.0);
         if total > budget {
             return Err(PdfFailure::Malformed(format!(
                 "streams inflate to more than {} MiB (a compression bomb?)",
                 budget / (1024 * 1024)
             )));
         }
+        rest = &body[end..];
     }
     Ok(())
+}
+
+/// Counts what is written, keeps nothing (a failed inflate still counts what came out).
+struct CountingSink(u64);
+
+impl std::io::Write for CountingSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 = self.0.saturating_add(buf.len() as u64);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
 }
 
 /// Refuse a page the parser would recurse on forever: a `Parent` chain that loops, or
