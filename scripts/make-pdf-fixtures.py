@@ -2,7 +2,9 @@
 """Make the small PDFs in tests/fixtures/pdf/ (run once; the PDFs are committed).
 
 Needs: pip install reportlab; Debian packages qpdf, fonts-dejavu-core, fonts-wqy-microhei.
-Deterministic: reportlab's invariant mode fixes dates and IDs, so a rerun gives the same bytes.
+Deterministic for the unencrypted files: reportlab's invariant mode fixes dates and IDs. qpdf
+draws fresh salts for the two encrypted ones, so a rerun changes their bytes (not their
+behaviour); keep the committed copies unless they need to change.
 """
 import os
 import subprocess
@@ -179,6 +181,13 @@ def main():
     # The first 40% of the multi-page file: the cross-reference table and trailer are gone.
     data = open(path("multipage.pdf"), "rb").read()
     open(path("truncated.pdf"), "wb").write(data[: len(data) * 2 // 5])
+    # One byte of the paper's encoded content stream changed: the decoded content then gives
+    # `Tf` an operand that is not a font name, which pdf-extract 0.12 unwraps and panics on
+    # (found by mutation; vetch must catch it and print nothing).
+    paper = bytearray(open(path("paper.pdf"), "rb").read())
+    assert paper[1359:1360] == b"/", "paper.pdf changed: find the Tf operand again"
+    paper[1359] = ord("l")
+    open(path("parser-panic.pdf"), "wb").write(bytes(paper))
     for f in sorted(os.listdir(OUT)):
         print(f, os.path.getsize(path(f)), file=sys.stderr)
 

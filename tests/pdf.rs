@@ -31,6 +31,7 @@ async fn server() -> MockServer {
         "image-only.pdf",
         "truncated.pdf",
         "paper.pdf",
+        "parser-panic.pdf",
     ] {
         Mock::given(path(format!("/{name}")))
             .respond_with(ResponseTemplate::new(200).set_body_raw(fixture(name), "application/pdf"))
@@ -268,6 +269,30 @@ async fn command_stdout_pdf_is_read() {
         "{}",
         l.text
     );
+}
+
+/// A document that makes the parser panic: the binary answers `malformed_response` and its
+/// panic hook prints nothing (the generic "internal error" line is for vetch's own bugs).
+#[tokio::test]
+async fn a_parser_panic_is_malformed_and_silent() {
+    let s = server().await;
+    let cfg = config_file(&http_providers(&["direct"]));
+    let out = vetch()
+        .args(["lookup", "--config"])
+        .arg(cfg.path())
+        .arg(format!("{}/parser-panic.pdf", s.uri()))
+        .assert()
+        .code(1);
+    let v = json_out(&out.get_output().stdout);
+    assert_envelope(&v, false);
+    let a = &v["content"][0]["json"]["attempts_log"][0];
+    assert_eq!(a["outcome"], "malformed_response", "{v}");
+    assert_eq!(
+        a["detail"], "malformed PDF: the parser failed on this document",
+        "{v}"
+    );
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr);
+    assert!(stderr.trim().is_empty(), "stderr: {stderr}");
 }
 
 /// The paper-like PDF through `lookup`, `tool`, `batch` and `mcp`.
