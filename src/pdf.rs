@@ -165,9 +165,11 @@ fn extract_inner(
     limits: &PdfLimits,
     cancel: &AtomicBool,
 ) -> Result<PdfText, PdfFailure> {
-    if !bytes.starts_with(b"%PDF-") {
+    // Readers accept a header anywhere in the first 1024 bytes (after a BOM or junk that a
+    // server put first), and so does the parser.
+    if find(&bytes[..bytes.len().min(1024)], b"%PDF-").is_none() {
         return Err(PdfFailure::Malformed(
-            "the body does not start with %PDF-".into(),
+            "no %PDF- header in the first 1024 bytes".into(),
         ));
     }
     check_inflation(bytes, limits.max_inflated_bytes)?;
@@ -709,6 +711,7 @@ mod tests {
             &b""[..],
             b"%PDF-",
             b"%PDF-1.4\n1 0 obj << /Type /Catalog >>",
+            b"<html>not a pdf</html>",
             b"hello",
         ] {
             let r = extract_pdf(body, &PdfLimits::default(), &cancel);

@@ -204,6 +204,24 @@ async fn octet_stream_pdf_is_sniffed() {
 }
 
 #[tokio::test]
+async fn a_header_after_leading_junk_is_read_as_viewers_do() {
+    let s = MockServer::start().await;
+    let mut body = b"\xef\xbb\xbfjunk a server put first\n".to_vec();
+    body.extend(fixture("paper.pdf"));
+    Mock::given(path("/junk.pdf"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(body, "application/pdf"))
+        .mount(&s)
+        .await;
+    let l = look(&s, "/junk.pdf", "").await;
+    assert_eq!(one_attempt(&l).0, Outcome::Ok, "{:?}", l.receipt);
+    assert!(
+        l.text.contains("Honest receipts make failures visible"),
+        "{}",
+        l.text
+    );
+}
+
+#[tokio::test]
 async fn octet_stream_that_is_not_a_pdf_stays_unsupported() {
     let s = MockServer::start().await;
     Mock::given(path("/blob"))
