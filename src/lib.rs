@@ -16,7 +16,7 @@
 //! - [`fetch`]: getting bytes: the network guard, HTTP with its bounds, the provider kinds
 //!   (`http`, `template`, `command`).
 //! - [`content`]: making bytes into text and judging it: decode, extract, the interstitial
-//!   detector and the judge.
+//!   detector, the judge, and PDF text.
 //! - [`settings`]: the config file and the flags, combined once into one `Settings`.
 //! - [`lookup`]: the attempt loop, from a request to a receipt.
 //! - [`frontends`]: the command line and everything that prints: `lookup`, `tool`,

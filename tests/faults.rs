@@ -452,7 +452,6 @@ async fn f18_server_errors() {
 async fn f19_binary_content_types() {
     for (ct, body) in [
         ("image/png", &b"\x89PNG\r\n\x1a\n"[..]),
-        ("application/pdf", b"%PDF-1.7"),
         ("application/zip", b"PK\x03\x04"),
     ] {
         let server = wiremock::MockServer::start().await;
@@ -468,6 +467,23 @@ async fn f19_binary_content_types() {
             &format!("unsupported content type {ct}"),
         );
     }
+    // A PDF is a document since issue 15 (DESIGN.md §10): a header and nothing else is a
+    // broken one, not an unsupported type.
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::any())
+        .respond_with(
+            wiremock::ResponseTemplate::new(200)
+                .set_body_raw(b"%PDF-1.7".to_vec(), "application/pdf"),
+        )
+        .mount(&server)
+        .await;
+    let (out, _) = run(&direct(), &server.uri()).await;
+    expect(
+        &out,
+        Outcome::MalformedResponse,
+        Some(200),
+        "malformed PDF: ",
+    );
 }
 
 #[tokio::test]

@@ -8,3 +8,4 @@ pub mod dom_redact;
 pub mod extract;
 pub mod interstitial;
 pub mod judge;
+pub mod pdf;

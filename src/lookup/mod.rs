@@ -5,6 +5,7 @@
 //! data, not an `Err`). Every string that enters the receipt or the text is redacted here,
 //! before it is stored, so the printer only ever sees redacted values.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -404,13 +405,16 @@ impl Engine {
             must_contain: req.must_contain.clone(),
             min_chars: req.min_chars,
             url: url.to_string(),
+            max_pdf_pages: self.settings.config.lookup.max_pdf_pages,
+            cancel: Arc::new(AtomicBool::new(false)),
         };
         // Extraction is CPU work on untrusted input: keep it off the async workers, and turn
         // a panic in a parser into a failed attempt rather than a dead process. When this
         // future is dropped (the attempt's deadline, a cancelled MCP call) the flag tells
-        // the blocking work to stop instead of running on unobserved.
-        let cancel = CancelOnDrop(Arc::new(std::sync::atomic::AtomicBool::new(false)));
-        let flag = cancel.0.clone();
+        // the blocking work (extraction and the PDF reader alike) to stop instead of running
+        // on unobserved.
+        let _stop = CancelOnDrop(job.cancel.clone());
+        let flag = job.cancel.clone();
         match tokio::task::spawn_blocking(move || {
             crate::content::extract::with_cancel(flag, || job.run())
         })
@@ -426,12 +430,12 @@ impl Engine {
     }
 }
 
-/// Sets its flag when dropped: the blocking work it was given to is no longer awaited.
-struct CancelOnDrop(Arc<std::sync::atomic::AtomicBool>);
+/// Sets the flag when dropped: a blocking job polls it and stops early.
+struct CancelOnDrop(Arc<AtomicBool>);
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
-        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
@@ -445,6 +449,8 @@ struct Job {
     must_contain: Option<String>,
     min_chars: usize,
     url: String,
+    max_pdf_pages: usize,
+    cancel: Arc<AtomicBool>,
 }
 
 impl Job {
@@ -455,6 +461,11 @@ impl Job {
             http_status: status,
             detail,
         };
+        // A PDF is a document, not unusable content (DESIGN.md §10). A body that a JSON
+        // reader declared is judged as JSON, whatever its bytes.
+        if self.json_pointer.is_none() && crate::content::decode::is_pdf_body(&self.fetched) {
+            return self.run_pdf();
+        }
         let decoded = decode_body(
             &self.fetched.body,
             self.fetched.content_type.as_deref(),
@@ -573,6 +584,57 @@ fn final_redaction(redactor: &Redactor, text: &str, kind: BodyKind) -> String {
         out
     } else {
         redactor.redact_json_text(&out)
+    }
+}
+
+impl Job {
+    /// Extract a PDF's text and judge it as any text (the extract mode does not apply: a
+    /// PDF's raw bytes mean nothing to a reader).
+    fn run_pdf(self) -> Result<Content, Failure> {
+        let status = self.fetched.http_status;
+        let limits = crate::content::pdf::PdfLimits {
+            max_pages: self.max_pdf_pages,
+            ..crate::content::pdf::PdfLimits::default()
+        };
+        let doc = crate::content::pdf::extract_pdf(&self.fetched.body, &limits, &self.cancel)
+            .map_err(|f| {
+                let mut detail = f.detail();
+                if self.fetched.truncated
+                    && matches!(f, crate::content::pdf::PdfFailure::Malformed(_))
+                {
+                    detail = format!(
+                        "PDF cut at the body cap ({} bytes): {detail}",
+                        self.fetched.body.len()
+                    );
+                }
+                Failure {
+                    outcome: f.outcome(),
+                    http_status: status,
+                    detail,
+                }
+            })?;
+        let text = strip_controls(&self.redactor.redact_text(&doc.text)).into_owned();
+        let title = doc
+            .title
+            .map(|t| clip_chars(&self.redactor.redact_text(&t), 300));
+        crate::content::judge::judge(
+            &text,
+            &text,
+            &text,
+            self.must_contain.as_deref(),
+            self.min_chars,
+        )
+        .map_err(|d| Failure {
+            outcome: Outcome::UnusableContent,
+            http_status: status,
+            detail: d,
+        })?;
+        Ok(Content {
+            text,
+            title,
+            truncated: self.fetched.truncated || doc.truncated,
+            http_status: status,
+        })
     }
 }
 

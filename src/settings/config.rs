@@ -108,6 +108,8 @@ pub struct LookupSection {
     pub max_body_bytes: u64,
     pub max_url_length: usize,
     pub extract: ExtractMode,
+    /// Pages of a PDF read at most; later pages are dropped and the receipt says `truncated`.
+    pub max_pdf_pages: usize,
 }
 
 impl Default for LookupSection {
@@ -123,6 +125,7 @@ impl Default for LookupSection {
             max_body_bytes: 5 * 1024 * 1024,
             max_url_length: 2048,
             extract: ExtractMode::Auto,
+            max_pdf_pages: 200,
         }
     }
 }
@@ -714,6 +717,9 @@ fn validate_lookup(l: &LookupSection) -> Result<(), (String, String)> {
     }
     if l.max_url_length < 16 {
         return Err((key("max_url_length"), "must be at least 16".into()));
+    }
+    if l.max_pdf_pages == 0 {
+        return Err((key("max_pdf_pages"), "must be at least 1".into()));
     }
     Ok(())
 }

@@ -1,0 +1,569 @@
+//! PDF documents through the whole pipeline (DESIGN.md §10): fixtures served from a
+//! loopback wiremock server, looked up in process and through the four front ends.
+//!
+//! The fixtures in tests/fixtures/pdf/ are made by scripts/make-pdf-fixtures.py.
+
+mod common;
+
+use common::{assert_envelope, config_file, engine, http_providers, json_out, vetch};
+use serde_json::{json, Value};
+use vetch::lookup::Lookup;
+use vetch::model::input::ToolInput;
+use vetch::model::receipt::Outcome;
+use wiremock::matchers::path;
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+fn fixture(name: &str) -> Vec<u8> {
+    let p = format!("{}/tests/fixtures/pdf/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+/// A server with every fixture at `/NAME` as `application/pdf`, and `/octet/NAME` as
+/// `application/octet-stream`.
+async fn server() -> MockServer {
+    let server = MockServer::start().await;
+    for name in [
+        "text.pdf",
+        "multipage.pdf",
+        "cjk.pdf",
+        "encrypted.pdf",
+        "encrypted-no-user-password.pdf",
+        "image-only.pdf",
+        "truncated.pdf",
+        "paper.pdf",
+        "parser-panic.pdf",
+    ] {
+        Mock::given(path(format!("/{name}")))
+            .respond_with(ResponseTemplate::new(200).set_body_raw(fixture(name), "application/pdf"))
+            .mount(&server)
+            .await;
+        Mock::given(path(format!("/octet/{name}")))
+            .respond_with(
+                ResponseTemplate::new(200).set_body_raw(fixture(name), "application/octet-stream"),
+            )
+            .mount(&server)
+            .await;
+    }
+    server
+}
+
+async fn look(server: &MockServer, p: &str, extra: &str) -> Lookup {
+    let e = engine(&format!("{extra}{}", http_providers(&["direct"])));
+    e.lookup(&ToolInput {
+        max_chars: Some(100_000),
+        ..ToolInput::for_url(format!("{}{p}", server.uri()))
+    })
+    .await
+}
+
+fn one_attempt(l: &Lookup) -> (Outcome, &str) {
+    assert_eq!(l.receipt.attempts_log.len(), 1, "{:?}", l.receipt);
+    let a = &l.receipt.attempts_log[0];
+    (a.outcome, a.detail.as_str())
+}
+
+#[tokio::test]
+async fn text_pdf_reads_as_paragraphs_with_title_ligatures_and_hyphens_joined() {
+    let s = server().await;
+    let l = look(&s, "/text.pdf", "").await;
+    assert_eq!(
+        one_attempt(&l),
+        (Outcome::Ok, "usable content"),
+        "{}",
+        l.text
+    );
+    assert!(l.receipt.ok);
+    assert_eq!(
+        l.receipt.title.as_deref(),
+        Some("Verified Lookups for Agents")
+    );
+    assert!(!l.receipt.truncated);
+    let t = &l.text;
+    assert!(t.contains("for the PDF extraction of vetch"), "{t}");
+    assert!(
+        t.contains("names the first offline check and the efficient path"),
+        "{t}"
+    );
+    // Two paragraphs (and the heading), separated by blank lines; no page marker on page 1.
+    assert!(
+        t.contains("the first paragraph.\n\nThe second paragraph"),
+        "{t}"
+    );
+    assert!(!t.contains("--- page"), "{t}");
+    assert_eq!(
+        l.receipt.content_sha256.as_deref().map(str::len),
+        Some(64),
+        "hash of the text"
+    );
+}
+
+#[tokio::test]
+async fn multipage_pdf_marks_pages_and_finds_the_phrase_on_page_three() {
+    let s = server().await;
+    let l = look(&s, "/multipage.pdf", "").await;
+    assert_eq!(one_attempt(&l).0, Outcome::Ok, "{}", l.text);
+    let t = &l.text;
+    for n in 2..=4 {
+        assert!(t.contains(&format!("\n\n--- page {n} ---\n\n")), "{t}");
+    }
+    let phrase = t.find("marmalade lighthouse protocol").expect("phrase");
+    let p3 = t.find("--- page 3 ---").expect("page 3");
+    let p4 = t.find("--- page 4 ---").expect("page 4");
+    assert!(p3 < phrase && phrase < p4, "{t}");
+    assert_eq!(l.receipt.title.as_deref(), Some("Four Pages"));
+}
+
+#[tokio::test]
+async fn page_limit_cuts_and_says_truncated() {
+    let s = server().await;
+    let l = look(&s, "/multipage.pdf", "[lookup]\nmax_pdf_pages = 2\n").await;
+    assert_eq!(one_attempt(&l).0, Outcome::Ok);
+    assert!(l.receipt.truncated);
+    assert!(l.text.contains("--- page 2 ---"), "{}", l.text);
+    assert!(!l.text.contains("--- page 3 ---"), "{}", l.text);
+}
+
+#[tokio::test]
+async fn must_contain_applies_to_pdf_text() {
+    let s = server().await;
+    let e = engine(&http_providers(&["direct"]));
+    let l = e
+        .lookup(&ToolInput {
+            must_contain: Some("not in this document".into()),
+            ..ToolInput::for_url(format!("{}/multipage.pdf", s.uri()))
+        })
+        .await;
+    let (outcome, detail) = one_attempt(&l);
+    assert_eq!(outcome, Outcome::UnusableContent);
+    assert!(detail.contains("not in this document"), "{detail}");
+}
+
+#[tokio::test]
+async fn cjk_and_rtl_text_is_kept() {
+    let s = server().await;
+    let l = look(&s, "/cjk.pdf", "").await;
+    assert_eq!(one_attempt(&l).0, Outcome::Ok, "{}", l.text);
+    let t = &l.text;
+    assert!(t.contains("可验证的网页查询工具"), "{t}");
+    assert!(t.contains("日本語の文書"), "{t}");
+    assert!(t.contains("שלום"), "{t}");
+    assert!(t.contains("مرحبا"), "{t}");
+    assert_eq!(l.receipt.title.as_deref(), Some("多语言文档"));
+}
+
+#[tokio::test]
+async fn encrypted_pdf_is_unusable() {
+    let s = server().await;
+    let l = look(&s, "/encrypted.pdf", "").await;
+    assert_eq!(one_attempt(&l), (Outcome::UnusableContent, "encrypted PDF"));
+    assert!(!l.receipt.ok);
+}
+
+#[tokio::test]
+async fn owner_password_only_opens_like_a_viewer() {
+    let s = server().await;
+    let l = look(&s, "/encrypted-no-user-password.pdf", "").await;
+    assert_eq!(one_attempt(&l).0, Outcome::Ok, "{}", l.text);
+    assert!(
+        l.text.contains("for the PDF extraction of vetch"),
+        "{}",
+        l.text
+    );
+}
+
+#[tokio::test]
+async fn image_only_pdf_has_no_text_layer() {
+    let s = server().await;
+    let l = look(&s, "/image-only.pdf", "").await;
+    assert_eq!(
+        one_attempt(&l),
+        (Outcome::UnusableContent, "no text layer (scanned PDF?)")
+    );
+}
+
+#[tokio::test]
+async fn truncated_pdf_is_malformed_with_a_short_detail() {
+    let s = server().await;
+    let l = look(&s, "/truncated.pdf", "").await;
+    let (outcome, detail) = one_attempt(&l);
+    assert_eq!(outcome, Outcome::MalformedResponse, "{detail}");
+    assert!(detail.starts_with("malformed PDF: "), "{detail}");
+    assert!(detail.chars().count() <= 200, "{detail}");
+}
+
+#[tokio::test]
+async fn octet_stream_pdf_is_sniffed() {
+    let s = server().await;
+    let l = look(&s, "/octet/paper.pdf", "").await;
+    assert_eq!(one_attempt(&l).0, Outcome::Ok, "{}", l.text);
+    assert!(
+        l.text.contains("Honest receipts make failures visible"),
+        "{}",
+        l.text
+    );
+}
+
+#[tokio::test]
+async fn a_header_after_leading_junk_is_read_as_viewers_do() {
+    let s = MockServer::start().await;
+    let mut body = b"\xef\xbb\xbfjunk a server put first\n".to_vec();
+    body.extend(fixture("paper.pdf"));
+    Mock::given(path("/junk.pdf"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(body, "application/pdf"))
+        .mount(&s)
+        .await;
+    let l = look(&s, "/junk.pdf", "").await;
+    assert_eq!(one_attempt(&l).0, Outcome::Ok, "{:?}", l.receipt);
+    assert!(
+        l.text.contains("Honest receipts make failures visible"),
+        "{}",
+        l.text
+    );
+}
+
+#[tokio::test]
+async fn octet_stream_that_is_not_a_pdf_stays_unsupported() {
+    let s = MockServer::start().await;
+    Mock::given(path("/blob"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_raw(b"PK\x03\x04 a zip".to_vec(), "application/octet-stream"),
+        )
+        .mount(&s)
+        .await;
+    let l = look(&s, "/blob", "").await;
+    assert_eq!(
+        one_attempt(&l),
+        (
+            Outcome::UnusableContent,
+            "unsupported content type application/octet-stream"
+        )
+    );
+}
+
+#[tokio::test]
+async fn pdf_cut_at_the_body_cap_says_so() {
+    let s = server().await;
+    let size = fixture("cjk.pdf").len();
+    let cap = size / 2;
+    let l = look(
+        &s,
+        "/cjk.pdf",
+        &format!("[lookup]\nmax_body_bytes = {cap}\n"),
+    )
+    .await;
+    let (outcome, detail) = one_attempt(&l);
+    if outcome == Outcome::Ok {
+        // The parser recovered the pages it could: a prefix, and the receipt says so.
+        assert!(l.receipt.truncated);
+    } else {
+        assert_eq!(outcome, Outcome::MalformedResponse, "{detail}");
+        assert!(
+            detail.starts_with(&format!("PDF cut at the body cap ({cap} bytes)")),
+            "{detail}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn command_stdout_pdf_is_read() {
+    // A command provider whose program prints a PDF (no content type at all): the script
+    // ignores the URL it is given and prints the fixture.
+    let file = format!(
+        "{}/tests/fixtures/pdf/paper.pdf",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let cfg = format!(
+        "[[providers]]\nname = \"cmd\"\nkind = \"command\"\nargv = [\"sh\", \"-c\", \"cat \\\"$0\\\"\", \"{file}\", \"{{url}}\"]\n"
+    );
+    let s = MockServer::start().await;
+    let e = engine(&cfg);
+    let l = e
+        .lookup(&ToolInput::for_url(format!("{}/paper.pdf", s.uri())))
+        .await;
+    assert_eq!(one_attempt(&l).0, Outcome::Ok, "{:?}", l.receipt);
+    assert!(
+        l.text.contains("Honest receipts make failures visible"),
+        "{}",
+        l.text
+    );
+}
+
+/// A document that makes the parser panic: the binary answers `malformed_response` and its
+/// panic hook prints nothing (the generic "internal error" line is for vetch's own bugs).
+#[tokio::test]
+async fn a_parser_panic_is_malformed_and_silent() {
+    let s = server().await;
+    let cfg = config_file(&http_providers(&["direct"]));
+    let out = vetch()
+        .args(["lookup", "--config"])
+        .arg(cfg.path())
+        .arg(format!("{}/parser-panic.pdf", s.uri()))
+        .assert()
+        .code(1);
+    let v = json_out(&out.get_output().stdout);
+    assert_envelope(&v, false);
+    let a = &v["content"][0]["json"]["attempts_log"][0];
+    assert_eq!(a["outcome"], "malformed_response", "{v}");
+    assert_eq!(
+        a["detail"], "malformed PDF: the parser failed on this document",
+        "{v}"
+    );
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr);
+    assert!(stderr.trim().is_empty(), "stderr: {stderr}");
+}
+
+/// The paper-like PDF through `lookup`, `tool`, `batch` and `mcp`.
+#[tokio::test]
+async fn paper_pdf_through_the_four_front_ends() {
+    let s = server().await;
+    let url = format!("{}/paper.pdf", s.uri());
+    let cfg = config_file(&http_providers(&["direct"]));
+    let check = |v: &Value, text: &str| {
+        let r = &v["content"][0]["json"];
+        assert_eq!(r["ok"], true, "{v}");
+        assert_eq!(r["title"], "Honest Receipts for Web Lookups", "{v}");
+        assert!(
+            text.contains("1 Introduction\n\nRetrieval quality"),
+            "{text}"
+        );
+        assert!(text.contains("--- page 2 ---\n\n2 Method"), "{text}");
+    };
+
+    let out = vetch()
+        .args(["lookup", "--config"])
+        .arg(cfg.path())
+        .arg(&url)
+        .assert()
+        .code(0);
+    let v = json_out(&out.get_output().stdout);
+    assert_envelope(&v, false);
+    check(&v, v["content"][1]["text"].as_str().unwrap_or(""));
+
+    let out = vetch()
+        .args(["tool", "--config"])
+        .arg(cfg.path())
+        .write_stdin(json!({"url": url}).to_string())
+        .assert()
+        .code(0);
+    let v = json_out(&out.get_output().stdout);
+    assert_envelope(&v, false);
+    check(&v, v["content"][1]["text"].as_str().unwrap_or(""));
+
+    let out = vetch()
+        .args(["batch", "--config"])
+        .arg(cfg.path())
+        .write_stdin(format!("{url}\n"))
+        .assert()
+        .code(0);
+    let v = json_out(&out.get_output().stdout);
+    assert_envelope(&v, false);
+    check(&v, v["content"][1]["text"].as_str().unwrap_or(""));
+
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "vetch-test", "version": "0.0.1"}}});
+    let inited = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "verified_web_lookup", "arguments": {"url": url}}});
+    let out = vetch()
+        .args(["mcp", "--config"])
+        .arg(cfg.path())
+        .write_stdin(format!("{init}\n{inited}\n{call}\n"))
+        .assert()
+        .code(0);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    let resp: Value = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|v| v["id"] == 2)
+        .unwrap_or_else(|| panic!("no response to the call: {stdout}"));
+    let result = &resp["result"];
+    assert_eq!(result["isError"], false, "{resp}");
+    let receipt = &result["structuredContent"];
+    let text = result["content"][1]["text"].as_str().unwrap_or("");
+    check(&json!({"content": [{"json": receipt}]}), text);
+}
+
+mod hostile {
+    //! Documents built to hurt: loops, bombs and mutated bytes end as a failure value
+    //! within a bound, never as a panic, a hang or a stack overflow.
+
+    use std::io::Write;
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+
+    use lopdf::{dictionary, Document, Object, Stream};
+    use vetch::content::pdf::{extract_pdf, PdfFailure, PdfLimits};
+
+    /// One page whose content is `content`, with `xobjects` as its XObject resources.
+    fn one_page(content: &[u8], build: impl FnOnce(&mut Document) -> lopdf::Dictionary) -> Vec<u8> {
+        let mut doc = Document::with_version("1.5");
+        let pages_id = doc.new_object_id();
+        let font_id = doc.add_object(dictionary! {
+            "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+        });
+        let xobjects = build(&mut doc);
+        let resources = doc.add_object(dictionary! {
+            "Font" => dictionary! { "F1" => font_id },
+            "XObject" => xobjects,
+        });
+        let content_id = doc.add_object(Stream::new(dictionary! {}, content.to_vec()));
+        let page_id = doc.add_object(dictionary! {
+            "Type" => "Page", "Parent" => pages_id, "Contents" => content_id,
+            "Resources" => resources,
+            "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
+        });
+        doc.objects.insert(
+            pages_id,
+            Object::Dictionary(dictionary! {
+                "Type" => "Pages", "Kids" => vec![page_id.into()], "Count" => 1,
+            }),
+        );
+        let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+        doc.trailer.set("Root", catalog);
+        let mut out = Vec::new();
+        doc.save_to(&mut out).expect("save");
+        out
+    }
+
+    const HELLO: &[u8] = b"BT /F1 12 Tf 72 700 Td (Hello from a built page) Tj ET";
+
+    fn run(bytes: &[u8], limits: &PdfLimits) -> Result<vetch::content::pdf::PdfText, PdfFailure> {
+        extract_pdf(bytes, limits, &AtomicBool::new(false))
+    }
+
+    #[test]
+    fn a_built_page_reads() {
+        let pdf = one_page(HELLO, |_| lopdf::Dictionary::new());
+        let t = run(&pdf, &PdfLimits::default()).expect("text");
+        assert_eq!(t.text, "Hello from a built page");
+        assert_eq!(t.pages, 1);
+        assert_eq!(t.title, None);
+    }
+
+    #[test]
+    fn a_form_that_draws_itself_is_refused_not_a_stack_overflow() {
+        let pdf = one_page(b"/X0 Do", |doc| {
+            let form_id = doc.new_object_id();
+            // No own resources: it inherits the page's, where X0 is itself.
+            let form = Stream::new(
+                dictionary! { "Type" => "XObject", "Subtype" => "Form",
+                "BBox" => vec![0.into(), 0.into(), 10.into(), 10.into()] },
+                b"/X0 Do".to_vec(),
+            );
+            doc.objects.insert(form_id, Object::Stream(form));
+            dictionary! { "X0" => form_id }
+        });
+        let r = run(&pdf, &PdfLimits::default());
+        assert_eq!(
+            r,
+            Err(PdfFailure::Malformed("a form XObject draws itself".into()))
+        );
+    }
+
+    #[test]
+    fn a_compression_bomb_is_refused() {
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        z.write_all(&vec![b' '; 4 << 20]).expect("compress");
+        let bomb = z.finish().expect("finish");
+        let pdf = one_page(HELLO, |doc| {
+            let id = doc.add_object(Stream::new(dictionary! { "Filter" => "FlateDecode" }, bomb));
+            dictionary! { "Junk" => id }
+        });
+        let limits = PdfLimits {
+            max_inflated_bytes: 1 << 20,
+            ..PdfLimits::default()
+        };
+        match run(&pdf, &limits) {
+            Err(PdfFailure::Malformed(d)) => assert!(d.contains("compression bomb"), "{d}"),
+            other => panic!("{other:?}"),
+        }
+        // Under the default budget the same file reads.
+        assert!(run(&pdf, &PdfLimits::default()).is_ok());
+    }
+
+    #[test]
+    fn a_cancelled_extraction_stops() {
+        let pdf = one_page(HELLO, |_| lopdf::Dictionary::new());
+        let r = extract_pdf(&pdf, &PdfLimits::default(), &AtomicBool::new(true));
+        assert_eq!(r, Err(PdfFailure::Cancelled));
+    }
+
+    /// A deterministic generator (xorshift64*), so a failure reproduces.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+    }
+
+    fn mutate(rng: &mut Rng, src: &[u8]) -> Vec<u8> {
+        let mut b = src.to_vec();
+        match rng.below(4) {
+            0 => {
+                for _ in 0..1 + rng.below(16) {
+                    let i = rng.below(b.len());
+                    b[i] ^= 1 << rng.below(8);
+                }
+            }
+            1 => b.truncate(rng.below(b.len())),
+            2 => {
+                let from = rng.below(b.len());
+                let len = rng.below(2048).min(b.len() - from);
+                let at = rng.below(b.len());
+                let piece = b[from..from + len].to_vec();
+                for _ in 0..1 + rng.below(8) {
+                    b.splice(at..at, piece.iter().copied());
+                }
+            }
+            _ => {
+                // Overwrite a run with PDF syntax that opens and never closes.
+                let at = rng.below(b.len());
+                let junk: &[u8] = [
+                    &b"<<<<[[[[(((("[..],
+                    b" 1 0 R",
+                    b"/Kids [1 0 R]",
+                    b"stream\n",
+                ][rng.below(4)];
+                let end = (at + junk.len()).min(b.len());
+                b.splice(at..end, junk.iter().copied());
+            }
+        }
+        b
+    }
+
+    #[test]
+    fn mutated_fixtures_end_in_bounded_time_without_a_panic() {
+        let mut rng = Rng(0x5EED_0F15);
+        let mut outcomes = std::collections::BTreeMap::new();
+        for name in ["multipage.pdf", "text.pdf", "cjk.pdf"] {
+            let src = super::fixture(name);
+            for _ in 0..100 {
+                let bytes = mutate(&mut rng, &src);
+                let started = Instant::now();
+                let r = run(&bytes, &PdfLimits::default());
+                let took = started.elapsed();
+                assert!(
+                    took < Duration::from_secs(10),
+                    "{name}: a mutated copy took {took:?}"
+                );
+                let key = match r {
+                    Ok(_) => "ok".to_string(),
+                    Err(PdfFailure::Malformed(_)) => "malformed".into(),
+                    Err(e) => format!("{e:?}"),
+                };
+                *outcomes.entry(key).or_insert(0) += 1;
+            }
+        }
+        // Both kinds of ending occur, so the mutations reach the parser.
+        assert!(outcomes.contains_key("ok"), "{outcomes:?}");
+        assert!(outcomes.contains_key("malformed"), "{outcomes:?}");
+    }
+}
