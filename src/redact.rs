@@ -41,6 +41,7 @@ use std::sync::{Arc, LazyLock};
 use aho_corasick::{AhoCorasick, MatchKind};
 use regex::{Regex, RegexBuilder};
 
+pub mod controls;
 mod escapes;
 mod rules;
 

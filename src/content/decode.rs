@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use encoding_rs::Encoding;
 use regex::bytes::Regex;
 
-use crate::content::extract::BodyKind;
+use crate::model::kinds::BodyKind;
 
 /// The decoded body and what kind of text it is.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -23,7 +23,7 @@
 
 use dom_query::{Document, NodeRef};
 
-use crate::frontends::output::strip_controls;
+use crate::redact::controls::strip_controls;
 use crate::redact::Redactor;
 
 /// Attribute values the Markdown writer (htmd) or the text writer can print: `href` and

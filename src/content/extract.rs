@@ -48,57 +48,7 @@ use htmd::{Element, HtmlToMarkdown};
 
 use crate::redact::Redactor;
 
-/// How a body is turned into the text the caller receives.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    serde::Deserialize,
-    serde::Serialize,
-    clap::ValueEnum,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum ExtractMode {
-    /// HTML: main content as Markdown; JSON: pretty-printed; other text: as is.
-    #[default]
-    Auto,
-    /// Same as `auto` (Markdown for HTML), named for operators who want to be explicit.
-    Markdown,
-    /// HTML: main content as plain text, without Markdown syntax; JSON and other text as in `auto`.
-    Text,
-    /// The decoded body, untouched.
-    Raw,
-}
-
-impl ExtractMode {
-    /// The lowercase name used on the command line and in the config file.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ExtractMode::Auto => "auto",
-            ExtractMode::Markdown => "markdown",
-            ExtractMode::Text => "text",
-            ExtractMode::Raw => "raw",
-        }
-    }
-}
-
-impl std::fmt::Display for ExtractMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// What kind of body this is; decided by the caller from the content type or by sniffing
-/// (see [`looks_like_html`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BodyKind {
-    Html,
-    Json,
-    OtherText,
-}
+pub use crate::model::kinds::{BodyKind, ExtractMode};
 
 /// The result of [`extract`].
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -40,7 +40,7 @@ fn runtime() -> Result<tokio::runtime::Runtime, Usage> {
 fn settings(
     g: &GlobalArgs,
     providers: &[String],
-    extract: Option<crate::content::extract::ExtractMode>,
+    extract: Option<crate::model::kinds::ExtractMode>,
     run: &RunArgs,
 ) -> Result<Settings, Usage> {
     let config = config::load(g.config.as_deref()).map_err(|e| Usage(e.to_string()))?;

@@ -3,9 +3,11 @@
 
 use std::path::PathBuf;
 
+use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::content::extract::ExtractMode;
+use crate::model::kinds::ExtractMode;
+use crate::model::spec::{Flavor, SchemaName};
 
 const ABOUT: &str =
     "Verified web lookup: fetch a URL through ordered providers and print an honest receipt.";
@@ -176,20 +178,52 @@ pub struct RunArgs {
     pub user_agent: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Flavor {
-    Strands,
-    Openai,
-    Anthropic,
-    Gemini,
-    Mcp,
+// The vocabulary types are plain data in `model`; how the command line spells them lives
+// here, so the lower rooms never depend on clap.
+
+impl ValueEnum for Flavor {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            Flavor::Strands,
+            Flavor::Openai,
+            Flavor::Anthropic,
+            Flavor::Gemini,
+            Flavor::Mcp,
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.as_str()))
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SchemaName {
-    Receipt,
-    ToolResult,
-    ToolInput,
+impl ValueEnum for SchemaName {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            SchemaName::Receipt,
+            SchemaName::ToolResult,
+            SchemaName::ToolInput,
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.as_str()))
+    }
+}
+
+impl ValueEnum for ExtractMode {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            ExtractMode::Auto,
+            ExtractMode::Markdown,
+            ExtractMode::Text,
+            ExtractMode::Raw,
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.as_str()).help(self.description()))
+    }
 }
 
 /// A model-facing integer flag: any integer is accepted and later clamped, so one too large

@@ -16,11 +16,11 @@ use crate::content::decode::{decode_body, DecodeError};
 use crate::content::extract::{extract_redacted, looks_like_html, BodyKind, ExtractMode};
 use crate::fetch::http::{Failure, Fetched};
 use crate::fetch::provider::Provider;
-use crate::frontends::output::strip_controls;
 use crate::model::input::{Request, ToolInput};
 use crate::model::receipt::{
     clip_chars, AttemptRecord, FailureReason, Outcome, Receipt, ToolResult, MAX_DETAIL_CHARS,
 };
+use crate::redact::controls::strip_controls;
 use crate::redact::Redactor;
 use crate::settings::{LookupRequest, Settings};
 

@@ -1,7 +1,8 @@
 //! The shared vocabulary: what a caller sends ([`input`]), what vetch answers
-//! ([`receipt`]), and the tool's public face ([`spec`]). Everything else builds on these;
+//! ([`receipt`]), the content kinds ([`kinds`]), and the tool's public face ([`spec`]). Everything else builds on these;
 //! nothing here depends on another room of the crate.
 
 pub mod input;
+pub mod kinds;
 pub mod receipt;
 pub mod spec;

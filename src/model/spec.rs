@@ -7,8 +7,6 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::frontends::cli::{Flavor, SchemaName};
-
 /// The tool's name in every ecosystem.
 pub const TOOL_NAME: &str = "verified_web_lookup";
 
@@ -22,6 +20,48 @@ is a receipt: ok, attempts made, each attempt's provider and outcome with a shor
 failure_reason, content_chars and next_start_index (set when the page continues: call again \
 with start_index set to it to read more). Pass must_contain with a word or phrase you expect \
 on the right page, so that a wrong page counts as a failure.";
+
+/// The agent ecosystems whose tool-spec wrapper `vetch tool-spec` can print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavor {
+    Strands,
+    Openai,
+    Anthropic,
+    Gemini,
+    Mcp,
+}
+
+impl Flavor {
+    /// The lowercase name used on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Flavor::Strands => "strands",
+            Flavor::Openai => "openai",
+            Flavor::Anthropic => "anthropic",
+            Flavor::Gemini => "gemini",
+            Flavor::Mcp => "mcp",
+        }
+    }
+}
+
+/// The published JSON Schemas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemaName {
+    Receipt,
+    ToolResult,
+    ToolInput,
+}
+
+impl SchemaName {
+    /// The kebab-case name used on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SchemaName::Receipt => "receipt",
+            SchemaName::ToolResult => "tool-result",
+            SchemaName::ToolInput => "tool-input",
+        }
+    }
+}
 
 const RECEIPT_SCHEMA_TEXT: &str = include_str!("../../schemas/receipt.json");
 const TOOL_RESULT_SCHEMA_TEXT: &str = include_str!("../../schemas/tool-result.json");

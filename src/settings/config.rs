@@ -15,7 +15,7 @@ use regex::Regex;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::content::extract::ExtractMode;
+use crate::model::kinds::ExtractMode;
 
 /// The crate version, substituted for `VERSION` in `network.user_agent`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

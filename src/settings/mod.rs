@@ -8,9 +8,9 @@ pub mod config;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::content::extract::ExtractMode;
 use crate::fetch::guard::NetworkPolicy;
 use crate::model::input::ToolInput;
+use crate::model::kinds::ExtractMode;
 use crate::redact::Redactor;
 use crate::settings::config::{Config, ProviderDetail, ProviderSpec};
 
