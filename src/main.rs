@@ -2,11 +2,11 @@
 
 use clap::Parser;
 
-fn main() {
+fn main() -> std::process::ExitCode {
     // A panic must never print a payload that might hold page text or a secret.
     std::panic::set_hook(Box::new(|_| {
         eprintln!("vetch: internal error (a bug): the operation was aborted");
     }));
     let cli = vetch::frontends::cli::Cli::parse();
-    std::process::exit(vetch::frontends::app::run(cli));
+    vetch::frontends::app::run(cli)
 }

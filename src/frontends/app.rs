@@ -3,6 +3,7 @@
 //! config error.
 
 use std::io::Read;
+use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::CommandFactory;
@@ -10,6 +11,7 @@ use clap::CommandFactory;
 use crate::frontends::cli::{
     BatchArgs, Cli, Command, GlobalArgs, LookupArgs, OutputFormat, RunArgs,
 };
+use crate::frontends::exit::{self, AppError, Done};
 use crate::frontends::output::{Layout, Printer};
 use crate::lookup::{failure_line, Engine};
 use crate::model::input::{complete_scheme, parse_tool_request, Envelope, ToolInput};
@@ -17,23 +19,14 @@ use crate::redact::Redactor;
 use crate::settings::config;
 use crate::settings::{Overrides, Settings};
 
-pub const EXIT_SUCCESS: i32 = 0;
-pub const EXIT_FAILURE: i32 = 1;
-pub const EXIT_USAGE: i32 = 2;
-/// Interrupted by Ctrl-C (128 + SIGINT).
-pub const EXIT_INTERRUPTED: i32 = 130;
-
 /// Most bytes `vetch tool` reads from stdin.
 const MAX_TOOL_INPUT: u64 = 1024 * 1024;
 
-/// A failure before any lookup: printed as one line on stderr, exit 2.
-struct Usage(String);
-
-fn runtime() -> Result<tokio::runtime::Runtime, Usage> {
+fn runtime() -> Result<tokio::runtime::Runtime, AppError> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| Usage(format!("cannot start the async runtime: {e}")))
+        .map_err(AppError::Runtime)
 }
 
 /// Load config and combine it with the flags.
@@ -42,8 +35,8 @@ fn settings(
     providers: &[String],
     extract: Option<crate::model::kinds::ExtractMode>,
     run: &RunArgs,
-) -> Result<Settings, Usage> {
-    let config = config::load(g.config.as_deref()).map_err(|e| Usage(e.to_string()))?;
+) -> Result<Settings, AppError> {
+    let config = config::load(g.config.as_deref())?;
     Settings::new(
         config,
         Overrides {
@@ -61,7 +54,7 @@ fn settings(
             user_agent: run.user_agent.clone(),
         },
     )
-    .map_err(|e| Usage(e.0))
+    .map_err(AppError::from)
 }
 
 /// Build the engine, wiring `-v` diagnostics to the printer.
@@ -101,21 +94,20 @@ fn engine(settings: Settings, printer: &Printer) -> Engine {
     }
 }
 
-/// Run the command line; returns the process exit code.
-pub fn run(cli: Cli) -> i32 {
+/// Run the command line; returns the process exit code (decided in one place,
+/// [`exit::exit_code`]).
+pub fn run(cli: Cli) -> ExitCode {
     let g = cli.global.clone();
     let layout = Layout::choose(g.pretty, g.compact);
-    match dispatch(cli, layout) {
-        Ok(code) => code,
-        Err(Usage(msg)) => {
-            // The secrets are not known when the config itself failed: redact by shape.
-            Printer::new(Arc::new(Redactor::new()), layout).diag(&msg);
-            EXIT_USAGE
-        }
+    let result = dispatch(cli, layout);
+    if let Err(e) = &result {
+        // The secrets are not known when the config itself failed: redact by shape.
+        Printer::new(Arc::new(Redactor::new()), layout).diag(&e.to_string());
     }
+    exit::process_exit(&result)
 }
 
-fn dispatch(cli: Cli, layout: Layout) -> Result<i32, Usage> {
+fn dispatch(cli: Cli, layout: Layout) -> Result<Done, AppError> {
     let g = cli.global;
     let plain = || Printer::new(Arc::new(Redactor::new()), layout);
     match cli.command {
@@ -127,7 +119,7 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<i32, Usage> {
             let engine = engine(s, &printer);
             let rt = runtime()?;
             let opts = batch_options(&g, &b);
-            let code = rt.block_on(crate::frontends::batch::run(
+            let report = rt.block_on(crate::frontends::batch::run(
                 Arc::new(engine),
                 &b.file,
                 opts,
@@ -135,7 +127,7 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<i32, Usage> {
             ));
             // After Ctrl-C a blocking read of stdin may still be pending: do not wait for it.
             rt.shutdown_background();
-            code.map_err(Usage)
+            report.map(|r| r.done())
         }
         Command::Mcp => {
             let s = settings(&g, &[], None, &RunArgs::default())?;
@@ -144,34 +136,36 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<i32, Usage> {
             let rt = runtime()?;
             // A session the client ended badly (e.g. no `initialize` first) is the client's
             // problem, not a usage error: say so on stderr and end as at end of stdin.
-            if let Err(e) = rt.block_on(crate::frontends::mcp::serve(
+            match rt.block_on(crate::frontends::mcp::serve(
                 Arc::new(engine),
                 printer.clone(),
             )) {
-                printer.diag(&e);
+                Ok(crate::frontends::mcp::SessionEnd::Closed) => {}
+                Ok(crate::frontends::mcp::SessionEnd::ClientError(why)) => printer.diag(&why),
+                Err(e) => return Err(e),
             }
-            Ok(EXIT_SUCCESS)
+            Ok(Done::Success)
         }
         Command::Providers { json } => {
             let s = settings(&g, &[], None, &RunArgs::default())?;
             let printer = Printer::new(s.redactor.clone(), layout);
             crate::frontends::providers::print(&s, json, &printer);
-            Ok(EXIT_SUCCESS)
+            Ok(Done::Success)
         }
         Command::ToolSpec { flavor } => {
             let _ = plain().json(&crate::model::spec::tool_spec(flavor));
-            Ok(EXIT_SUCCESS)
+            Ok(Done::Success)
         }
         Command::Schema { name } => {
             let _ = plain().text(crate::model::spec::schema_text(name));
-            Ok(EXIT_SUCCESS)
+            Ok(Done::Success)
         }
         Command::Completions { shell } => {
             let mut cmd = Cli::command();
             let mut buf = Vec::new();
             clap_complete::generate(shell, &mut cmd, "vetch", &mut buf);
             let _ = plain().text(&String::from_utf8_lossy(&buf));
-            Ok(EXIT_SUCCESS)
+            Ok(Done::Success)
         }
         Command::Man { subcommand, dir } => man(subcommand.as_deref(), dir.as_deref(), &plain()),
     }
@@ -224,7 +218,7 @@ pub fn window_line(
     })
 }
 
-fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<i32, Usage> {
+fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<Done, AppError> {
     let s = settings(g, &a.providers, a.extract, &a.run)?;
     let printer = Printer::new(s.redactor.clone(), layout);
     let input = ToolInput {
@@ -302,7 +296,7 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<i32, Usage> {
             ))
         }
     };
-    Ok(if ok { EXIT_SUCCESS } else { EXIT_FAILURE })
+    Ok(Done::from_ok(ok))
 }
 
 /// `vetch man`: the main page, one subcommand's page, or (`--dir`) every page as files.
@@ -310,13 +304,13 @@ fn man(
     subcommand: Option<&str>,
     dir: Option<&std::path::Path>,
     printer: &Printer,
-) -> Result<i32, Usage> {
+) -> Result<Done, AppError> {
     let root = Cli::command();
-    let render = |cmd: clap::Command| -> Result<Vec<u8>, Usage> {
+    let render = |cmd: clap::Command| -> Result<Vec<u8>, AppError> {
         let mut buf = Vec::new();
         clap_mangen::Man::new(cmd)
             .render(&mut buf)
-            .map_err(|e| Usage(format!("cannot render the man page: {e}")))?;
+            .map_err(|e| AppError::Usage(format!("cannot render the man page: {e}")))?;
         Ok(buf)
     };
     // A subcommand's page is titled `vetch-NAME`, as git and cargo do, and carries the
@@ -339,7 +333,7 @@ fn man(
         .collect();
     if let Some(dir) = dir {
         std::fs::create_dir_all(dir)
-            .map_err(|e| Usage(format!("cannot create {}: {e}", dir.display())))?;
+            .map_err(|e| AppError::Usage(format!("cannot create {}: {e}", dir.display())))?;
         let mut pages = vec![("vetch.1".to_string(), render(root.clone())?)];
         for sub in &subs {
             pages.push((format!("vetch-{}.1", sub.get_name()), render(page(sub))?));
@@ -347,21 +341,21 @@ fn man(
         for (file, bytes) in &pages {
             let path = dir.join(file);
             std::fs::write(&path, bytes)
-                .map_err(|e| Usage(format!("cannot write {}: {e}", path.display())))?;
+                .map_err(|e| AppError::Usage(format!("cannot write {}: {e}", path.display())))?;
         }
         printer.diag(&format!(
             "wrote {} man pages to {}",
             pages.len(),
             dir.display()
         ));
-        return Ok(EXIT_SUCCESS);
+        return Ok(Done::Success);
     }
     let buf = match subcommand {
         None => render(root.clone())?,
         Some(name) => {
             let Some(sub) = subs.iter().find(|c| c.get_name() == name) else {
                 let known: Vec<&str> = subs.iter().map(|c| c.get_name()).collect();
-                return Err(Usage(format!(
+                return Err(AppError::Usage(format!(
                     "no subcommand '{name}' (one of: {})",
                     known.join(", ")
                 )));
@@ -370,13 +364,13 @@ fn man(
         }
     };
     let _ = printer.text(&String::from_utf8_lossy(&buf));
-    Ok(EXIT_SUCCESS)
+    Ok(Done::Success)
 }
 
 /// Shown when `vetch tool` would wait on a terminal for input nobody is typing.
 const TOOL_TERMINAL_HINT: &str = "reading one JSON tool input from stdin (e.g. {\"url\": \"https://example.com\"}), end with Ctrl-D; or try `vetch lookup URL`";
 
-fn tool(g: &GlobalArgs, layout: Layout) -> Result<i32, Usage> {
+fn tool(g: &GlobalArgs, layout: Layout) -> Result<Done, AppError> {
     let s = settings(g, &[], None, &RunArgs::default())?;
     let printer = Printer::new(s.redactor.clone(), layout);
     let engine = engine(s, &printer);
@@ -412,15 +406,11 @@ fn tool(g: &GlobalArgs, layout: Layout) -> Result<i32, Usage> {
     };
     let rt = runtime()?;
     let result = rt.block_on(engine.answer(request));
-    let code = if result.is_success() {
-        EXIT_SUCCESS
-    } else {
-        EXIT_FAILURE
-    };
+    let done = Done::from_ok(result.is_success());
     let _ = match envelope {
         Envelope::Plain => printer.json(&result),
         // Bedrock Converse: the same shape it was given, one level down.
         Envelope::Converse => printer.json(&serde_json::json!({ "toolResult": result })),
     };
-    Ok(code)
+    Ok(done)
 }

@@ -15,7 +15,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, BufReader};
 use tokio::sync::{mpsc, Semaphore};
 use tokio::task::JoinHandle;
 
-use crate::frontends::app::{EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_SUCCESS};
+use crate::frontends::exit::{AppError, Done};
 use crate::frontends::output::Printer;
 use crate::lookup::Engine;
 use crate::model::input::{parse_request, InputError, Request, ToolInput};
@@ -184,20 +184,21 @@ async fn count_lines(path: &str) -> Option<u64> {
     }
 }
 
-/// Run a batch over `file` (`-` for stdin). Returns the exit code, or a usage error.
+/// Run a batch over `file` (`-` for stdin). Returns what was done; only an input that
+/// cannot be opened or a writer that died is an error.
 pub async fn run(
     engine: Arc<Engine>,
     file: &str,
     opts: BatchOptions,
     printer: Printer,
-) -> Result<i32, String> {
+) -> Result<BatchReport, AppError> {
     let reader: Box<dyn AsyncRead + Unpin + Send> = if file == "-" {
         Box::new(tokio::io::stdin())
     } else {
         Box::new(
             tokio::fs::File::open(file)
                 .await
-                .map_err(|e| format!("cannot open batch input {file}: {e}"))?,
+                .map_err(|e| AppError::Usage(format!("cannot open batch input {file}: {e}")))?,
         )
     };
     let show_progress = std::io::stderr().is_terminal();
@@ -310,7 +311,7 @@ pub async fn run(
     drop(tx);
     let (ok, failed, printer) = writer
         .await
-        .map_err(|e| format!("batch writer failed: {e}"))?;
+        .map_err(|e| AppError::Internal(format!("the batch writer failed: {e}")))?;
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
@@ -322,17 +323,41 @@ pub async fn run(
             if interrupted { " (interrupted)" } else { "" }
         ));
     }
-    if let Some(e) = read_error {
-        printer.diag(&e);
-        return Ok(EXIT_FAILURE);
+    if let Some(e) = &read_error {
+        printer.diag(e);
     }
-    Ok(if interrupted {
-        EXIT_INTERRUPTED
-    } else if failed == 0 {
-        EXIT_SUCCESS
-    } else {
-        EXIT_FAILURE
+    Ok(BatchReport {
+        ok,
+        failed,
+        interrupted,
+        input_failed: read_error.is_some(),
     })
+}
+
+/// What a batch did: counts, not an exit code (that is decided once, in `exit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BatchReport {
+    /// Lines answered with status `success`.
+    pub ok: u64,
+    /// Lines answered with status `error` (bad lines included).
+    pub failed: u64,
+    /// Ctrl-C stopped the batch; what was done was flushed.
+    pub interrupted: bool,
+    /// Reading the input failed part way (said on stderr); the lines read were answered.
+    pub input_failed: bool,
+}
+
+impl BatchReport {
+    /// Interrupted wins; then any failed line or a broken input is a failure.
+    pub fn done(&self) -> Done {
+        if self.interrupted {
+            Done::Interrupted
+        } else if self.failed == 0 && !self.input_failed {
+            Done::Success
+        } else {
+            Done::Failure
+        }
+    }
 }
 
 #[cfg(test)]

@@ -33,6 +33,7 @@ use rmcp::service::{QuitReason, RequestContext, ServerInitializeError};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
 
+use crate::frontends::exit::AppError;
 use crate::frontends::output::Printer;
 use crate::lookup::Engine;
 use crate::model::input::{Request, ToolInput};
@@ -532,8 +533,19 @@ impl ServerHandler for Server {
     }
 }
 
+/// How a session ended when vetch itself did not fail. Both end the process with 0, as at
+/// the end of stdin: a client that broke the protocol has been answered, and its problem
+/// is said on stderr.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionEnd {
+    /// End of stdin (or cancelled): a clean stop.
+    Closed,
+    /// The client ended the session badly (no `initialize` first, a failed handshake).
+    ClientError(String),
+}
+
 /// Serve MCP on stdin/stdout until the client closes stdin.
-pub async fn serve(engine: Arc<Engine>, printer: Printer) -> Result<(), String> {
+pub async fn serve(engine: Arc<Engine>, printer: Printer) -> Result<SessionEnd, AppError> {
     let verbose = engine.settings().verbose;
     let limit = engine.settings().deadline() + std::time::Duration::from_secs(5);
     let in_flight = Arc::new(InFlight::default());
@@ -570,31 +582,38 @@ pub async fn serve(engine: Arc<Engine>, printer: Printer) -> Result<(), String> 
             if verbose {
                 printer.diag("mcp: stdin closed before initialize");
             }
-            return Ok(());
+            return Ok(SessionEnd::Closed);
         }
         // The initialize request itself was answered with an error (e.g. no common
         // protocol version); the client has been told, and the session is over.
         Err(ServerInitializeError::InitializeFailed(e)) => {
-            return Err(format!("mcp: initialize failed: {}", e.message));
+            return Ok(SessionEnd::ClientError(format!(
+                "mcp: initialize failed: {}",
+                e.message
+            )));
         }
         Err(ServerInitializeError::ExpectedInitializeRequest(_)) => {
-            return Err(
+            return Ok(SessionEnd::ClientError(
                 "mcp: the client's first message was not an initialize request".to_string(),
-            );
+            ));
         }
         Err(e) => {
             let why = clip_chars(&e.to_string(), 300);
-            return Err(format!("mcp: the session could not start: {why}"));
+            return Ok(SessionEnd::ClientError(format!(
+                "mcp: the session could not start: {why}"
+            )));
         }
     };
     match running.waiting().await {
-        Ok(QuitReason::JoinError(e)) | Err(e) => Err(format!("mcp: the server task failed: {e}")),
+        Ok(QuitReason::JoinError(e)) | Err(e) => Err(AppError::Internal(format!(
+            "mcp: the server task failed: {e}"
+        ))),
         // Closed (end of stdin), Cancelled, or a reason a later rmcp adds: a clean stop.
         Ok(_) => {
             if verbose {
                 printer.diag("mcp: stdin closed; server stopped");
             }
-            Ok(())
+            Ok(SessionEnd::Closed)
         }
     }
 }

@@ -5,6 +5,7 @@
 pub mod app;
 pub mod batch;
 pub mod cli;
+pub mod exit;
 pub mod mcp;
 pub mod output;
 pub mod providers;
