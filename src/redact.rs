@@ -3430,6 +3430,11 @@ mod tests {
             r.redact_text(&input),
             "x [REDACTED]<wbr>[REDACTED]<WBR/>[REDACTED]"
         );
+        let input = format!("x {a}<!-- note -->{b}{c} y");
+        assert_eq!(
+            r.redact_text(&input),
+            "x [REDACTED]<!-- note -->[REDACTED] y"
+        );
         // A registered literal split the same way.
         let mut lit = Redactor::new();
         lit.add_secret("team_prod_key_9f8e7d6c5b4a");

@@ -16,7 +16,7 @@
 //! - soft hyphen U+00AD, zero-width space/non-joiner/joiner U+200B–U+200D, word joiner
 //!   U+2060 and U+FEFF: removed;
 //! - a run of inline HTML tags (`<b>`, `</em>`, `<span class="x">`, `<a href=…>`, `<wbr>`,
-//!   ... see [`INLINE_TAGS`]) standing between two token characters, as in
+//!   ... see [`INLINE_TAGS`]) or comments (`<!-- x -->`) standing between two token characters, as in
 //!   `ghp_abc<b>def</b>ghi`: removed, since a browser shows one word. Block tags (`<p>`,
 //!   `<div>`, `<br>`, ...) and inline tags with a space or punctuation on either side stay
 //!   as written, so words never join across `</p><p>` and ordinary markup keeps the fast
@@ -198,9 +198,23 @@ fn inline_tag_run(b: &[u8], at: usize) -> Option<usize> {
     token_byte(*b.get(end)?).then_some(end - at)
 }
 
-/// The end of the inline tag (see [`INLINE_TAGS`]) starting at `at` (a `<`): `<b>`,
-/// `</B >`, `<span class="a>b">`, `<wbr/>`. No `<` inside, at most [`MAX_TAG_LEN`] bytes.
+/// The end of the inline tag (see [`INLINE_TAGS`]) or HTML comment starting at `at` (a
+/// `<`): `<b>`, `</B >`, `<span class="a>b">`, `<wbr/>`, `<!-- x -->`. No `<` inside a
+/// tag, at most [`MAX_TAG_LEN`] bytes.
 fn inline_tag(b: &[u8], at: usize) -> Option<usize> {
+    let limit = b.len().min(at + MAX_TAG_LEN);
+    // A comment shows nothing either: `ab<!-- x -->cd` reads `abcd`.
+    if b.get(at + 1..at + 4) == Some(b"!--") {
+        // `<!-->` and `<!--->` close at once, as browsers read them.
+        for close in [&b">"[..], b"->"] {
+            if b.get(at + 4..).is_some_and(|r| r.starts_with(close)) {
+                return Some(at + 4 + close.len());
+            }
+        }
+        let body = b.get(at + 4..limit)?;
+        let end = body.windows(3).position(|w| w == b"-->")?;
+        return Some(at + 4 + end + 3);
+    }
     let mut i = at + 1;
     if b.get(i) == Some(&b'/') {
         i += 1;
@@ -222,7 +236,6 @@ fn inline_tag(b: &[u8], at: usize) -> Option<usize> {
     ) {
         return None;
     }
-    let limit = b.len().min(at + MAX_TAG_LEN);
     let mut quote = None;
     while i < limit {
         match (b[i], quote) {
@@ -386,6 +399,7 @@ mod tests {
             ("ab</b><em>cd</em ><wbr/>ef<WBR>gh", "abcdefgh"),
             ("key=<code>abc</code>", "key=abc</code>"),
             ("ab<STRONG\n  title=x>cd", "abcd"),
+            ("ab<!-- <b> -->cd<!---->ef<!-->gh<!--->ij", "abcdefghij"),
         ];
         for (src, want) in cases {
             let v = View::build(src).unwrap_or_else(|| panic!("no view for {src:?}"));
@@ -409,6 +423,7 @@ mod tests {
             "a<b",
             "a<b x=\"unterminated>b",
             "a<b <i>c",
+            "a<!-- never closed b",
             "read <a href=\"/d\">more</a>.",
             "<span class=\"k\">const</span> client",
         ] {
