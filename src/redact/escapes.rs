@@ -16,8 +16,8 @@
 //! - soft hyphen U+00AD, zero-width space/non-joiner/joiner U+200B–U+200D, word joiner
 //!   U+2060 and U+FEFF: removed;
 //! - a run of inline HTML tags (`<b>`, `</em>`, `<span class="x">`, `<a href=…>`, `<wbr>`,
-//!   ... see [`INLINE_TAGS`]) or comments (`<!-- x -->`) standing between two token characters, as in
-//!   `ghp_abc<b>def</b>ghi`: removed, since a browser shows one word. Block tags (`<p>`,
+//!   ... see [`INLINE_TAGS`]) or comments (`<!-- x -->`) standing between two token
+//!   characters, as in `ghp_abc<b>def</b>ghi`: removed, since a browser shows one word. Block tags (`<p>`,
 //!   `<div>`, `<br>`, ...) and inline tags with a space or punctuation on either side stay
 //!   as written, so words never join across `</p><p>` and ordinary markup keeps the fast
 //!   path. The source ranges of removed tags are kept ([`View::tags_in`]) so that a caller
@@ -108,7 +108,8 @@ pub(super) struct View {
     /// `(view offset, original offset)` after each undone escape, in order. Between two
     /// anchors the texts are identical, so offsets differ by a constant.
     anchors: Vec<(usize, usize)>,
-    /// Source ranges of the inline tags removed from the view, in order.
+    /// Source ranges of the runs of inline tags (and comments) removed from the view, in
+    /// order.
     tags: Vec<(usize, usize)>,
 }
 
