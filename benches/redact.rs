@@ -155,6 +155,15 @@ fn main() {
     // the reader's view is built and swept too (the slow path).
     let escaped = text.replace('_', "\\_");
     run("redact_text, Markdown-escaped page ", &with, &escaped);
+    // Raw HTML with inline tags inside words (`i<b>o</b>n`): the reader's view removes
+    // them, so it is built and swept too.
+    let tagged = text.replace("ion", "i<b>o</b>n");
+    run("redact_text, inline tags in words  ", &with, &tagged);
+    let out = with.redact_text(&tagged);
+    assert_eq!(
+        out.matches("i<b>o</b>n").count(),
+        tagged.matches("i<b>o</b>n").count()
+    );
     let out = with.redact_text(&escaped);
     assert!(!out.contains("ghp\\_0000"), "escaped token survived");
     let out = with.redact_text(&text);

@@ -364,11 +364,19 @@ impl Redactor {
             let mut out = Out::new(&cur);
             for (a, b) in spans {
                 let (a, b) = (view.src_pos(a), view.src_pos(b));
-                // Never across a quote as written: it may close a JSON string.
-                if cur.get(a..b).is_some_and(unescaped_quote) {
-                    continue;
+                // The text between the inline tags the view removed is replaced piece by
+                // piece, the tags kept: the markup stays balanced, and a quote inside a tag's
+                // attributes is never swallowed.
+                let mut from = a;
+                let tags = view.tags_in(a, b);
+                let ends = tags.iter().copied().chain([(b, b)]);
+                for (to, next) in ends {
+                    // Never across a quote as written: it may close a JSON string.
+                    if to > from && !cur.get(from..to).is_some_and(unescaped_quote) {
+                        out.replace(from, to, TEXT_MARKER);
+                    }
+                    from = next;
                 }
-                out.replace(a, b, TEXT_MARKER);
             }
             let next = out.finish().into_owned();
             cur = Cow::Owned(self.scan_all(&next, TEXT_MARKER).into_owned());
@@ -3382,6 +3390,88 @@ mod tests {
     /// What a reader sees in `s`: its escapes undone, invisible characters dropped.
     fn reader_view(s: &str) -> String {
         escapes::View::build(s).map_or_else(|| s.to_string(), |v| v.text)
+    }
+
+    /// Issue 11: in raw HTML a token split by inline tags (`ghp_abc<b>def</b>ghi`) reads
+    /// as one word in a browser; the text around the tags is replaced, the tags kept.
+    #[test]
+    fn tokens_split_by_inline_tags_are_redacted() {
+        let r = Redactor::new();
+        let ghp = format!("ghp_{}", alnum(36, 301));
+        let (a, rest) = ghp.split_at(12);
+        let (b, c) = rest.split_at(14);
+        for tag in escapes::INLINE_TAGS {
+            for (open, close) in [
+                (format!("<{tag}>"), format!("</{tag}>")),
+                (
+                    format!("<{} class=\"k\" title='a>b'>", tag.to_uppercase()),
+                    format!("</{}>", tag.to_uppercase()),
+                ),
+            ] {
+                let input = format!("<p>key {a}{open}{b}{close}{c} end</p>");
+                let out = r.redact_text(&input);
+                let seen = reader_view(&out);
+                assert!(
+                    !seen.contains(b) && !out.contains(a),
+                    "{input:?} -> {out:?}"
+                );
+                assert!(out.contains(&open) && out.contains(&close), "{out:?}");
+                assert!(out.starts_with("<p>key [REDACTED]") && out.ends_with(" end</p>"));
+                assert_eq!(r.redact_text(&out), out, "idempotent");
+            }
+        }
+        // Two tag kinds in a row, and a `<wbr>` that only breaks the line.
+        let input = format!("x {a}<b>{b}</b><em>{c}</em> y");
+        assert_eq!(
+            r.redact_text(&input),
+            "x [REDACTED]<b>[REDACTED]</b><em>[REDACTED]</em> y"
+        );
+        let input = format!("x {a}<wbr>{b}<WBR/>{c}");
+        assert_eq!(
+            r.redact_text(&input),
+            "x [REDACTED]<wbr>[REDACTED]<WBR/>[REDACTED]"
+        );
+        let input = format!("x {a}<!-- note -->{b}{c} y");
+        assert_eq!(
+            r.redact_text(&input),
+            "x [REDACTED]<!-- note -->[REDACTED] y"
+        );
+        // A registered literal split the same way.
+        let mut lit = Redactor::new();
+        lit.add_secret("team_prod_key_9f8e7d6c5b4a");
+        let out = lit.redact_text("v=team_prod<span>_key_9f8e</span>7d6c5b4a;");
+        assert!(!reader_view(&out).contains("9f8e"), "{out}");
+        // Inside a JSON string, attribute quotes are escaped and the document stays valid.
+        let json = format!("{{\"html\":\"{a}<span class=\\\"k\\\">{b}</span>{c}\"}}");
+        let out = r.redact_text(&json);
+        assert!(
+            serde_json::from_str::<serde_json::Value>(&out).is_ok(),
+            "{out}"
+        );
+        assert!(!reader_view(&out).contains(b), "{out}");
+        // A "tag" that straddles two JSON strings is never swallowed with its quotes.
+        let json = format!("{{\"{a}<a b=\":\">{b}{c}\"}}");
+        let out = r.redact_text(&json);
+        assert!(
+            serde_json::from_str::<serde_json::Value>(&out).is_ok(),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn benign_markup_is_byte_identical() {
+        let r = Redactor::new();
+        for s in [
+            "<p>Use <code>git</code> and <b>bold</b> text</p>",
+            "if a<b && c>d",
+            "two words abc<b>def</b> that are not a secret",
+            "one</p><p>two",
+            "<span class=\"token keyword\">const</span> client = new Client();",
+            "see <a href=\"https://example.com/docs?page=2&amp;sort=desc\">the docs</a>.",
+            "Markdown keeps \\<b\\> escaped: ghp\\_short<b>x</b>",
+        ] {
+            assert_eq!(r.redact_text(s), s);
+        }
     }
 
     /// Issue 11: the Markdown converter escaped `_` and the redactor no longer saw tokens.

@@ -14,7 +14,14 @@
 //! - HTML numeric references (`&#95;`, `&#x5f;`, with or without `;`) and the named
 //!   references of ASCII punctuation (`&lowbar;`, `&period;`, `&colon;`, `&sol;`, ...);
 //! - soft hyphen U+00AD, zero-width space/non-joiner/joiner U+200B–U+200D, word joiner
-//!   U+2060 and U+FEFF: removed.
+//!   U+2060 and U+FEFF: removed;
+//! - a run of inline HTML tags (`<b>`, `</em>`, `<span class="x">`, `<a href=…>`, `<wbr>`,
+//!   ... see [`INLINE_TAGS`]) or comments (`<!-- x -->`) standing between two token
+//!   characters, as in `ghp_abc<b>def</b>ghi`: removed, since a browser shows one word. Block tags (`<p>`,
+//!   `<div>`, `<br>`, ...) and inline tags with a space or punctuation on either side stay
+//!   as written, so words never join across `</p><p>` and ordinary markup keeps the fast
+//!   path. The source ranges of removed tags are kept ([`View::tags_in`]) so that a caller
+//!   can replace the text around them and keep the markup.
 //!
 //! What is NOT undone, on purpose: `&amp;` (no token family contains `&`, and the URL
 //! classifier already reads `&amp;` as a query separator; leaving it keeps ordinary HTML on
@@ -28,6 +35,18 @@
 const INVISIBLE: &[char] = &[
     '\u{AD}', '\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{FEFF}',
 ];
+
+/// Inline HTML elements: a browser renders their tags without a break, so text on both
+/// sides reads as one word. Matched case-insensitively, opening or closing, attributes
+/// allowed.
+pub(super) const INLINE_TAGS: &[&str] = &[
+    "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "font", "i", "ins",
+    "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "tt", "u",
+    "var", "wbr",
+];
+
+/// The longest tag the view removes: a longer one stays as written.
+const MAX_TAG_LEN: usize = 512;
 
 /// Named HTML references that stand for ASCII punctuation (HTML's own table), plus the
 /// markup ones.
@@ -89,6 +108,9 @@ pub(super) struct View {
     /// `(view offset, original offset)` after each undone escape, in order. Between two
     /// anchors the texts are identical, so offsets differ by a constant.
     anchors: Vec<(usize, usize)>,
+    /// Source ranges of the runs of inline tags (and comments) removed from the view, in
+    /// order.
+    tags: Vec<(usize, usize)>,
 }
 
 impl View {
@@ -99,11 +121,12 @@ impl View {
         let mut view: Option<View> = None;
         let mut copied = 0;
         let mut from = 0;
-        // A plain byte search (it vectorises): `\`, `&`, and the lead bytes of the invisible
-        // characters (U+00AD is C2 AD; U+200B-D, U+2060 start E2; U+FEFF is EF BB BF).
+        // A plain byte search (it vectorises): `\`, `&`, `<`, and the lead bytes of the
+        // invisible characters (U+00AD is C2 AD; U+200B-D, U+2060 start E2; U+FEFF is
+        // EF BB BF). A `<` is dismissed at once unless a token character precedes it.
         while let Some(i) = bytes[from..]
             .iter()
-            .position(|&c| matches!(c, b'\\' | b'&' | 0xC2 | 0xE2 | 0xEF))
+            .position(|&c| matches!(c, b'\\' | b'&' | b'<' | 0xC2 | 0xE2 | 0xEF))
         {
             let at = from + i;
             from = at + 1;
@@ -116,7 +139,11 @@ impl View {
             let v = view.get_or_insert_with(|| View {
                 text: String::with_capacity(src.len()),
                 anchors: Vec::new(),
+                tags: Vec::new(),
             });
+            if bytes[at] == b'<' {
+                v.tags.push((at, at + len));
+            }
             v.text.push_str(&src[copied..at]);
             if let Some(c) = decoded {
                 // A decoded invisible character is dropped like a raw one.
@@ -141,6 +168,87 @@ impl View {
             None => pos,
         }
     }
+
+    /// The source ranges of the removed inline tags that lie inside `start..end` (source
+    /// offsets), in order.
+    pub fn tags_in(&self, start: usize, end: usize) -> &[(usize, usize)] {
+        let i = self.tags.partition_point(|&(a, _)| a < start);
+        let j = self.tags.partition_point(|&(_, b)| b <= end);
+        self.tags.get(i..j.max(i)).unwrap_or_default()
+    }
+}
+
+/// May this byte be part of a token (the characters on both sides of a removed tag)?
+fn token_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'+' | b'/' | b'=')
+}
+
+/// The length of the run of inline tags starting at `at` (a `<`), when a token character
+/// stands right before it and right after it; `None` otherwise.
+fn inline_tag_run(b: &[u8], at: usize) -> Option<usize> {
+    if !token_byte(*b.get(at.checked_sub(1)?)?) {
+        return None;
+    }
+    let mut end = inline_tag(b, at)?;
+    while b.get(end) == Some(&b'<') {
+        match inline_tag(b, end) {
+            Some(e) => end = e,
+            None => break,
+        }
+    }
+    token_byte(*b.get(end)?).then_some(end - at)
+}
+
+/// The end of the inline tag (see [`INLINE_TAGS`]) or HTML comment starting at `at` (a
+/// `<`): `<b>`, `</B >`, `<span class="a>b">`, `<wbr/>`, `<!-- x -->`. No `<` inside a
+/// tag, at most [`MAX_TAG_LEN`] bytes.
+fn inline_tag(b: &[u8], at: usize) -> Option<usize> {
+    let limit = b.len().min(at + MAX_TAG_LEN);
+    // A comment shows nothing either: `ab<!-- x -->cd` reads `abcd`.
+    if b.get(at + 1..at + 4) == Some(b"!--") {
+        // `<!-->` and `<!--->` close at once, as browsers read them.
+        for close in [&b">"[..], b"->"] {
+            if b.get(at + 4..).is_some_and(|r| r.starts_with(close)) {
+                return Some(at + 4 + close.len());
+            }
+        }
+        let body = b.get(at + 4..limit)?;
+        let end = body.windows(3).position(|w| w == b"-->")?;
+        return Some(at + 4 + end + 3);
+    }
+    let mut i = at + 1;
+    if b.get(i) == Some(&b'/') {
+        i += 1;
+    }
+    let start = i;
+    while i < b.len() && i - start < 8 && b[i].is_ascii_alphabetic() {
+        i += 1;
+    }
+    let name = b.get(start..i)?;
+    if !INLINE_TAGS
+        .iter()
+        .any(|t| t.as_bytes().eq_ignore_ascii_case(name))
+    {
+        return None;
+    }
+    if !matches!(
+        b.get(i),
+        Some(b'>' | b'/') | Some(b' ' | b'\t' | b'\n' | b'\r' | b'\x0C')
+    ) {
+        return None;
+    }
+    let mut quote = None;
+    while i < limit {
+        match (b[i], quote) {
+            (b'<', _) => return None,
+            (c @ (b'"' | b'\''), None) => quote = Some(c),
+            (c, Some(q)) if c == q => quote = None,
+            (b'>', None) => return Some(i + 1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The escape starting at `at` (a trigger byte): its length in `src` and what it stands
@@ -168,6 +276,7 @@ fn decode_at(src: &str, at: usize) -> Option<(usize, Option<char>)> {
         // `&amp;`, by far the most common reference, is never undone: skip it at once.
         b'&' if b[at + 1..].starts_with(b"amp;") => None,
         b'&' => html_reference(b, at).map(|(c, len)| (len, Some(c))),
+        b'<' => inline_tag_run(b, at).map(|len| (len, None)),
         _ => {
             let c = src.get(at..)?.chars().next()?;
             INVISIBLE.contains(&c).then_some((c.len_utf8(), None))
@@ -276,6 +385,69 @@ mod tests {
         ] {
             assert!(View::build(s).is_none(), "{s:?}");
         }
+    }
+
+    #[test]
+    fn inline_tags_between_token_characters_vanish() {
+        let cases = [
+            ("ghp_abc<b>def</b>ghi", "ghp_abcdefghi"),
+            ("ab<B>cd</B>ef", "abcdef"),
+            ("ab<span class=\"x y\" data-k='1>2'>cd</span>ef", "abcdef"),
+            (
+                "ab<a href=\"https://x.example/?a=1&amp;b=2\">cd</a>ef",
+                "abcdef",
+            ),
+            ("ab</b><em>cd</em ><wbr/>ef<WBR>gh", "abcdefgh"),
+            ("key=<code>abc</code>", "key=abc</code>"),
+            ("ab<STRONG\n  title=x>cd", "abcd"),
+            ("ab<!-- <b> -->cd<!---->ef<!-->gh<!--->ij", "abcdefghij"),
+        ];
+        for (src, want) in cases {
+            let v = View::build(src).unwrap_or_else(|| panic!("no view for {src:?}"));
+            assert_eq!(v.text, want, "{src:?}");
+        }
+        for tag in INLINE_TAGS {
+            let up = tag.to_uppercase();
+            let src = format!("ab<{tag}>cd</{tag}>ef <{up}>x");
+            let v = View::build(&src).unwrap_or_else(|| panic!("no view for {src:?}"));
+            assert_eq!(v.text, format!("abcdef <{up}>x"), "{src:?}");
+        }
+    }
+
+    #[test]
+    fn other_markup_stays_as_written() {
+        for s in [
+            "<p>Use <code>git</code> and <b>bold</b> text</p>",
+            "one</p><p>two",
+            "one<br>two<div>three</div>four",
+            "x<bold>y</bold>z",
+            "a<b",
+            "a<b x=\"unterminated>b",
+            "a<b <i>c",
+            "a<!-- never closed b",
+            "read <a href=\"/d\">more</a>.",
+            "<span class=\"k\">const</span> client",
+        ] {
+            let v = View::build(s).map(|v| v.text);
+            assert!(v.is_none(), "{s:?} -> {v:?}");
+        }
+        // Longer than a tag may be: kept.
+        let long = format!("ab<span title=\"{}\">cd", "x".repeat(600));
+        assert!(View::build(&long).is_none());
+    }
+
+    #[test]
+    fn removed_tags_are_listed_by_source_range() {
+        let src = "x ab<b>cd</b><i>ef</i>gh y";
+        let v = View::build(src).unwrap_or_else(|| panic!("no view"));
+        assert_eq!(v.text, "x abcdefgh y");
+        let i = v.text.find("abcdefgh").unwrap_or(0);
+        let (a, b) = (v.src_pos(i), v.src_pos(i + 8));
+        assert_eq!(&src[a..b], "ab<b>cd</b><i>ef</i>gh");
+        let tags: Vec<&str> = v.tags_in(a, b).iter().map(|&(s, e)| &src[s..e]).collect();
+        assert_eq!(tags, ["<b>", "</b><i>", "</i>"]);
+        assert!(v.tags_in(0, 2).is_empty());
+        assert!(v.tags_in(b, a).is_empty());
     }
 
     #[test]
