@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Score PDF text extractors against reference text (issue 15, DESIGN.md §10).
+"""Score PDF text extractors against reference text (PDF documents).
 
 usage: scripts/bench-pdf.py CORPUS_DIR NAME=COMMAND [NAME=COMMAND ...]
 

@@ -467,7 +467,7 @@ async fn f19_binary_content_types() {
             &format!("unsupported content type {ct}"),
         );
     }
-    // A PDF is a document since issue 15 (DESIGN.md §10): a header and nothing else is a
+    // A PDF is a document since issue 15: a header and nothing else is a
     // broken one, not an unsupported type.
     let server = wiremock::MockServer::start().await;
     wiremock::Mock::given(wiremock::matchers::any())

@@ -1,4 +1,4 @@
-//! PDF documents through the whole pipeline (DESIGN.md §10): fixtures served from a
+//! PDF documents through the whole pipeline: fixtures served from a
 //! loopback wiremock server, looked up in process and through the four front ends.
 //!
 //! The fixtures in tests/fixtures/pdf/ are made by scripts/make-pdf-fixtures.py.

@@ -1,4 +1,4 @@
-//! From response bytes to text: what counts as text (DESIGN.md §9), and the charset in the
+//! From response bytes to text: what counts as text, and the charset in the
 //! web's order (BOM, Content-Type charset, `<meta>`, UTF-8).
 //!
 //! A body is never decoded lossily: bytes that do not decode in the declared charset are a
@@ -105,7 +105,7 @@ fn decode_strict(enc: &'static Encoding, bytes: &[u8], truncated: bool) -> Optio
     }
 }
 
-/// The body is a PDF document (DESIGN.md §10): declared `application/pdf`, or starting
+/// The body is a PDF document: declared `application/pdf`, or starting
 /// with `%PDF-` when its type is missing or generic (`application/octet-stream`).
 pub fn is_pdf_body(fetched: &crate::fetch::http::Fetched) -> bool {
     let media = fetched.content_type.as_deref().map(media_type);

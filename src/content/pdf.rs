@@ -1,4 +1,4 @@
-//! PDF documents (DESIGN.md §10): from the bytes of a PDF to text a reader can use.
+//! PDF documents: from the bytes of a PDF to text a reader can use.
 //!
 //! The parser is third-party (`pdf-extract` on `lopdf`, chosen by measurement: see
 //! docs/reference.md, "PDF documents"). This module owns everything around it:
@@ -89,7 +89,7 @@ impl PdfFailure {
         }
     }
 
-    /// The attempt detail (DESIGN.md §10 wording).
+    /// The attempt detail, in the documented wording.
     pub fn detail(&self) -> String {
         match self {
             PdfFailure::Encrypted => "encrypted PDF".into(),

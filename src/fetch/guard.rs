@@ -1,11 +1,12 @@
 //! The network policy: which URLs, host names and addresses `vetch` may connect to
-//! (DESIGN.md §8 and §9 "Refused hosts").
+//! ("Network safety" in docs/reference.md).
 //!
 //! Everything here is pure: classification of IP addresses ([`classify_ip`]) and the
 //! decisions of a [`NetworkPolicy`] about a URL ([`NetworkPolicy::check_url`], for the
 //! requested URL and for every redirect hop) and about each address a host name resolved to
 //! ([`NetworkPolicy::check_resolved`], for the DNS resolver on every connection). The HTTP
-//! glue calls these three layers; see STACK.md "IP literals skip the resolver".
+//! glue calls these three layers; reqwest never calls the resolver for IP-literal hosts,
+//! so the host itself is checked too.
 //!
 //! This module must never do I/O: no DNS lookups, no sockets, no clock, no environment, no
 //! logging. It never panics on any input and never matches addresses as strings: addresses
@@ -336,7 +337,7 @@ pub fn wildcard_dns_ip(host: &str) -> Option<IpAddr> {
 }
 
 /// Why a URL, host or address is refused. Display gives one short line naming the class;
-/// the caller prefixes `blocked: ` where DESIGN.md §9 asks for it.
+/// the caller prefixes `blocked: ` where the contract asks for it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Refusal {
     /// Not http or https. `scheme ftp is not http or https`

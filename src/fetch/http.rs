@@ -1,6 +1,6 @@
 //! HTTP plumbing: clients wired to the network guard, and one bounded request.
 //!
-//! The guard sits in three layers (STACK.md): the URL host is checked before sending
+//! The guard sits in three layers: the URL host is checked before sending
 //! (`guard::NetworkPolicy::check_url`), every redirect hop is checked by the redirect
 //! policy, and names are resolved by [`GuardedResolver`], which drops refused addresses so
 //! reqwest can only connect to what passed. Environment proxies are ignored (`no_proxy`)
@@ -107,7 +107,7 @@ impl Resolve for GuardedResolver {
 /// How to build one client.
 pub struct ClientOptions<'a> {
     pub policy: Arc<NetworkPolicy>,
-    /// Domain lists apply to http providers' hops, not to template endpoints (DESIGN.md §9).
+    /// Domain lists apply to http providers' hops, not to template endpoints.
     pub apply_domain_lists: bool,
     pub max_redirects: usize,
     pub user_agent: &'a str,

@@ -261,8 +261,7 @@ impl Provider {
     }
 }
 
-/// The URL a command provider is given, and the guard it passes first (DESIGN.md §9
-/// "Commands"): `{url}` is the URL as vetch parsed and checked it (its serialized form),
+/// The URL a command provider is given, and the guard it passes first: `{url}` is the URL as vetch parsed and checked it (its serialized form),
 /// so the program connects to the host the guard saw whatever its own parser makes of odd
 /// spellings (`http://a.example\\@127.0.0.2/`); and the host is resolved before the
 /// program starts. Unlike the http resolver, which keeps only the allowed addresses of a

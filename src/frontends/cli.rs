@@ -1,4 +1,4 @@
-//! The command line (DESIGN.md §2), as clap derive types. Parsing only: no I/O here, so the
+//! The command line, as clap derive types. Parsing only: no I/O here, so the
 //! whole surface can be tested with `try_parse_from`.
 
 use std::path::PathBuf;
@@ -227,7 +227,7 @@ impl ValueEnum for ExtractMode {
 }
 
 /// A model-facing integer flag: any integer is accepted and later clamped, so one too large
-/// for 64 bits saturates instead of failing (DESIGN.md §3: clamped, never rejected).
+/// for 64 bits saturates instead of failing (clamped, never rejected).
 fn saturating_int(s: &str) -> Result<i64, String> {
     let t = s.trim();
     if let Ok(v) = t.parse::<i64>() {

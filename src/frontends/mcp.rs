@@ -1,5 +1,5 @@
 //! `vetch mcp`: a Model Context Protocol server on stdio, built on the official Rust SDK
-//! (`rmcp`), exposing the one tool `verified_web_lookup` (DESIGN.md §2, §9 "MCP results").
+//! (`rmcp`), exposing the one tool `verified_web_lookup`.
 //!
 //! - `tools/list` gives the tool with the model-facing `inputSchema` and the receipt as
 //!   `outputSchema`, both from [`crate::model::spec`] (one source of truth).
@@ -383,7 +383,7 @@ pub fn request_from_arguments(arguments: Option<&Value>) -> Request {
     }
 }
 
-/// Map a tool result onto MCP's shape (DESIGN.md §9 "MCP results").
+/// Map a tool result onto MCP's shape.
 /// Everything goes through `redactor` here, as the printer does for the other front ends:
 /// rmcp writes stdout itself, so this is MCP's choke point.
 pub fn call_tool_result(

@@ -180,8 +180,8 @@ impl Engine {
         if let Err(why) = self.preflight(&req.url) {
             return self.invalid(Some(&req.url), &why, start, req.max_attempts);
         }
-        // Providers get the URL as given: `{url}` of templates is defined that way (DESIGN.md
-        // §9), the http provider's client parses it exactly as preflight did, and a command
+        // Providers get the URL as given: `{url}` of templates is defined that way, the http
+        // provider's client parses it exactly as preflight did, and a command
         // provider serializes the parsed URL itself.
         let fetch_url = req.url.clone();
         // Keys the caller put in the URL are scrubbed wherever a provider echoes them.
@@ -359,7 +359,7 @@ impl Engine {
         )
     }
 
-    /// Why no provider is ready (DESIGN.md §9 "No ready provider"): every skipped provider
+    /// Why no provider is ready: every skipped provider
     /// and its reason, or that the config file has none.
     fn why_no_provider(&self) -> String {
         let s = &self.settings;
@@ -461,7 +461,7 @@ impl Job {
             http_status: status,
             detail,
         };
-        // A PDF is a document, not unusable content (DESIGN.md §10). A body that a JSON
+        // A PDF is a document, not unusable content. A body that a JSON
         // reader declared is judged as JSON, whatever its bytes.
         if self.json_pointer.is_none() && crate::content::decode::is_pdf_body(&self.fetched) {
             return self.run_pdf();

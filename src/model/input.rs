@@ -1,4 +1,4 @@
-//! The model-facing tool input (DESIGN.md §3): parsing with errors a model can act on,
+//! The model-facing tool input: parsing with errors a model can act on,
 //! and unwrapping a Strands/Bedrock ToolUse.
 //!
 //! Nothing here clamps (that is `settings::Settings::request`) and nothing here may panic:

@@ -1,7 +1,7 @@
 //! The output shapes: the receipt (`verified_web_lookup.receipt/v1`) and the tool result
 //! envelope around it.
 //!
-//! These are typed serde structs so that the contract of DESIGN.md §4-§5 cannot be broken
+//! These are typed serde structs so that the contract of the receipt and envelope cannot be broken
 //! by accident: field order is declaration order, the envelope cannot hold an extra
 //! top-level key, and every string an enum stands for comes from serde, never `format!`.
 //! Nothing here redacts: values are redacted before they are put in (see `lookup`).

@@ -198,7 +198,7 @@ impl Settings {
         Duration::from_secs_f64(self.config.lookup.deadline_secs.as_f64())
     }
 
-    /// Apply defaults and clamps (DESIGN.md §9 "Numbers"). Never fails.
+    /// Apply defaults and clamps. Never fails.
     pub fn request(&self, input: &ToolInput) -> LookupRequest {
         let l = &self.config.lookup;
         let ceiling = i64::from(l.max_attempt_ceiling);

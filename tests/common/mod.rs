@@ -95,7 +95,7 @@ pub fn article(title: &str) -> String {
     )
 }
 
-/// Check the tool result contract (DESIGN.md §4) on any JSON the binary printed:
+/// Check the tool result contract on any JSON the binary printed:
 /// exactly `status` and `content` (plus `toolUseId` when `tool_use_id_allowed`), status in
 /// {success, error}, content non-empty, block 0 a json receipt, every block exactly one of
 /// text/json/image, and status success iff the receipt says ok.
