@@ -5,3 +5,4 @@
 pub mod guard;
 pub mod http;
 pub mod provider;
+pub mod spec;

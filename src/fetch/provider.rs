@@ -14,11 +14,10 @@ use tokio::time::Instant;
 
 use crate::fetch::guard::NetworkPolicy;
 use crate::fetch::http::{self, ClientOptions, Failure, Fetched};
+use crate::fetch::spec::{Method, ProviderDetail, ProviderKind, ProviderSpec, ResponseKind};
 use crate::model::receipt::Outcome;
+use crate::model::secret::Secret;
 use crate::redact::Redactor;
-use crate::settings::config::{
-    Method, ProviderDetail, ProviderKind, ProviderSpec, ResponseKind, Secret,
-};
 use crate::settings::Settings;
 
 /// A ready-to-use provider.

@@ -463,7 +463,12 @@ impl Job {
         };
         // A PDF is a document, not unusable content. A body that a JSON
         // reader declared is judged as JSON, whatever its bytes.
-        if self.json_pointer.is_none() && crate::content::decode::is_pdf_body(&self.fetched) {
+        if self.json_pointer.is_none()
+            && crate::content::decode::is_pdf_body(
+                self.fetched.content_type.as_deref(),
+                &self.fetched.body,
+            )
+        {
             return self.run_pdf();
         }
         let decoded = decode_body(

@@ -5,4 +5,5 @@
 pub mod input;
 pub mod kinds;
 pub mod receipt;
+pub mod secret;
 pub mod spec;

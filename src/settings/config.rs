@@ -6,6 +6,8 @@
 //! ignored. Secret values expanded from the environment are collected so the redactor can
 //! scrub them; they are never put into an error message.
 
+pub use crate::fetch::spec::{Method, ProviderDetail, ProviderKind, ProviderSpec, ResponseKind};
+pub use crate::model::secret::Secret;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -155,41 +157,6 @@ impl Default for NetworkSection {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ProviderKind {
-    Http,
-    Template,
-    Command,
-}
-
-impl ProviderKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProviderKind::Http => "http",
-            ProviderKind::Template => "template",
-            ProviderKind::Command => "command",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum Method {
-    #[default]
-    Get,
-    Post,
-}
-
-/// How a provider's answer is read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ResponseKind {
-    #[default]
-    Text,
-    Json,
-}
-
 /// One `[[providers]]` table as written. Flat on purpose: keys that do not belong to the
 /// provider's kind are reported by name in [`resolve_provider`].
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -222,63 +189,6 @@ pub struct ConfigFile {
     pub redaction: RedactionSection,
 }
 
-/// A provider ready to be built, after expansion and validation.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ProviderSpec {
-    pub name: String,
-    pub kind: ProviderKind,
-    /// `Err(why)` when the provider cannot run here (e.g. "missing env JINA_API_KEY").
-    pub ready: Result<(), String>,
-    pub detail: ProviderDetail,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum ProviderDetail {
-    Http {
-        headers: Vec<(String, Secret)>,
-        proxy: Option<String>,
-        user_agent: Option<String>,
-    },
-    Template {
-        url: Secret,
-        method: Method,
-        headers: Vec<(String, Secret)>,
-        body: Option<Secret<serde_json::Value>>,
-        response: ResponseKind,
-        content_pointer: Option<String>,
-        proxy: Option<String>,
-        user_agent: Option<String>,
-    },
-    Command {
-        argv: Vec<Secret>,
-        response: ResponseKind,
-        content_pointer: Option<String>,
-    },
-}
-
-impl ProviderSpec {
-    /// What the provider talks to, for `vetch providers`: the template's host, the command's
-    /// program, or "the requested URL". Never contains a header, a query or a secret.
-    pub fn target(&self) -> String {
-        match &self.detail {
-            ProviderDetail::Http { .. } => "the requested URL".into(),
-            ProviderDetail::Template { url, .. } => {
-                let scrubbed = url
-                    .expose()
-                    .replace("{url_encoded}", "x")
-                    .replace("{url}", "x");
-                match url::Url::parse(&scrubbed) {
-                    Ok(u) => format!("{}://{}", u.scheme(), u.host_str().unwrap_or("?")),
-                    Err(_) => "(unparseable template URL)".into(),
-                }
-            }
-            ProviderDetail::Command { argv, .. } => {
-                argv.first().map(|a| a.expose().clone()).unwrap_or_default()
-            }
-        }
-    }
-}
-
 /// The loaded config: sections, providers (all of them, ready or not), where it came from,
 /// and the secret values expanded into it.
 #[derive(Debug, Clone)]
@@ -290,36 +200,6 @@ pub struct Config {
     pub secrets: Vec<Secret>,
     /// Compiled `[redaction] extra_rules` (empty when none).
     pub redaction_rules: Vec<crate::redact::ExtraRule>,
-}
-
-/// A value expanded from `${NAME}` (or a string it was expanded into): `Debug` and
-/// `Display` print `(redacted)`, so no log line, panic message or `{:?}` of a config can
-/// show it. The value itself is read with [`Secret::expose`], only where a request or a
-/// command line is built (and where the redactor learns it).
-#[derive(Clone, PartialEq, Eq, Default)]
-pub struct Secret<T = String>(T);
-
-impl<T> Secret<T> {
-    pub fn new(value: T) -> Secret<T> {
-        Secret(value)
-    }
-
-    /// The value. Call it only where a request is built or the redactor is fed.
-    pub fn expose(&self) -> &T {
-        &self.0
-    }
-}
-
-impl<T> fmt::Debug for Secret<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("(redacted)")
-    }
-}
-
-impl<T> fmt::Display for Secret<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("(redacted)")
-    }
 }
 
 impl Config {
