@@ -14,7 +14,7 @@ use tokio::time::Instant;
 
 use crate::fetch::guard::NetworkPolicy;
 use crate::fetch::http::{self, ClientOptions, Failure, Fetched};
-use crate::model::receipt::Outcome;
+use crate::model::failure::{ExitKind, FailureKind};
 use crate::redact::Redactor;
 use crate::settings::config::{
     Method, ProviderDetail, ProviderKind, ProviderSpec, ResponseKind, Secret,
@@ -62,7 +62,7 @@ impl Clients {
         }
     }
 
-    fn get(&self, key: &ClientKey) -> Result<reqwest::Client, String> {
+    fn get(&self, key: &ClientKey) -> Result<reqwest::Client, FailureKind> {
         let mut built = match self.built.lock() {
             Ok(g) => g,
             Err(p) => p.into_inner(),
@@ -219,7 +219,7 @@ impl Provider {
                 key,
                 headers,
             } => {
-                let client = clients.get(key).map_err(Failure::transport)?;
+                let client = clients.get(key).map_err(Failure::new)?;
                 let mut req = client.get(url);
                 for (k, v) in headers {
                     req = req.header(k.as_str(), v.expose().as_str());
@@ -236,11 +236,11 @@ impl Provider {
             } => {
                 let endpoint = fill(template.expose(), url);
                 let parsed = url::Url::parse(&endpoint)
-                    .map_err(|e| Failure::transport(format!("template URL does not parse: {e}")))?;
+                    .map_err(|e| Failure::new(FailureKind::TemplateUrl(e)))?;
                 if let Err(r) = clients.policy.check_url(&parsed, false) {
-                    return Err(Failure::transport(format!("blocked: {r}")));
+                    return Err(Failure::new(FailureKind::Blocked(r)));
                 }
-                let client = clients.get(key).map_err(Failure::transport)?;
+                let client = clients.get(key).map_err(Failure::new)?;
                 let mut req = match method {
                     Method::Get => client.get(parsed),
                     Method::Post => client.post(parsed),
@@ -272,16 +272,15 @@ async fn checked_command_url(
     url: &str,
     deadline: Instant,
 ) -> Result<String, Failure> {
-    let parsed =
-        url::Url::parse(url).map_err(|e| Failure::transport(format!("URL does not parse: {e}")))?;
+    let parsed = url::Url::parse(url).map_err(|e| Failure::new(FailureKind::CommandUrl(e)))?;
     if let Err(r) = policy.check_url(&parsed, true) {
-        return Err(Failure::transport(format!("blocked: {r}")));
+        return Err(Failure::new(FailureKind::Blocked(r)));
     }
     if let Some(url::Host::Domain(host)) = parsed.host() {
         let port = parsed.port_or_known_default().unwrap_or(80);
         let addrs =
             match tokio::time::timeout_at(deadline, tokio::net::lookup_host((host, port))).await {
-                Err(_) => return Err(Failure::transport("timed out resolving the host")),
+                Err(_) => return Err(Failure::new(FailureKind::ResolveTimeout)),
                 // A name that does not resolve here is left to the program, which may
                 // reach it another way (its own proxy or resolver): no address to refuse.
                 Ok(Err(_)) => return Ok(parsed.as_str().to_string()),
@@ -289,7 +288,7 @@ async fn checked_command_url(
             };
         for addr in addrs {
             if let Err(r) = policy.check_resolved(host, addr.ip()) {
-                return Err(Failure::transport(format!("blocked: {r}")));
+                return Err(Failure::new(FailureKind::Blocked(r)));
             }
         }
     }
@@ -321,7 +320,7 @@ async fn run_command(
 ) -> Result<Fetched, Failure> {
     let args: Vec<String> = argv.iter().map(|a| fill(a.expose(), url)).collect();
     let Some((program, rest)) = args.split_first() else {
-        return Err(Failure::transport("empty argv"));
+        return Err(Failure::new(FailureKind::EmptyArgv));
     };
     let mut child = tokio::process::Command::new(program)
         .args(rest)
@@ -330,7 +329,12 @@ async fn run_command(
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         .spawn()
-        .map_err(|e| Failure::transport(format!("could not start {program}: {e}")))?;
+        .map_err(|e| {
+            Failure::new(FailureKind::CommandStart {
+                program: program.clone(),
+                error: e.to_string(),
+            })
+        })?;
     let mut stdout = child.stdout.take();
     let mut stderr = child.stderr.take();
     let cap = usize::try_from(max_body).unwrap_or(usize::MAX);
@@ -370,30 +374,16 @@ async fn run_command(
     match tokio::time::timeout_at(deadline, work).await {
         Err(_) => {
             let _ = child.start_kill();
-            Err(Failure::transport(format!(
-                "command timed out after {:.1}s and was killed",
-                budget.as_secs_f64()
-            )))
+            Err(Failure::new(FailureKind::CommandTimeout { after: budget }))
         }
-        Ok((_, _, _, Err(e))) => Err(Failure::transport(format!("waiting for command: {e}"))),
+        Ok((_, _, _, Err(e))) => Err(Failure::new(FailureKind::CommandWait(e.to_string()))),
         Ok((out, truncated, err, Ok(status))) => {
             if !status.success() && !truncated {
-                let code = status
-                    .code()
-                    .map(|c| format!("exited with status {c}"))
-                    .unwrap_or_else(|| "killed by a signal".into());
+                let exit = status.code().map_or(ExitKind::Signal, ExitKind::Code);
                 // Redact all of it first: cutting first would split a token or a PEM
                 // block past what the redactor recognises.
-                let t = tail(&redactor.redact_text(&String::from_utf8_lossy(&err)), 120);
-                return Err(Failure {
-                    outcome: Outcome::TransportError,
-                    http_status: None,
-                    detail: if t.is_empty() {
-                        format!("command {code}")
-                    } else {
-                        format!("command {code}: {t}")
-                    },
-                });
+                let stderr_tail = tail(&redactor.redact_text(&String::from_utf8_lossy(&err)), 120);
+                return Err(Failure::new(FailureKind::CommandExit { exit, stderr_tail }));
             }
             Ok(Fetched {
                 http_status: None,

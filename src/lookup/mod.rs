@@ -17,6 +17,7 @@ use crate::content::extract::{extract_redacted, looks_like_html, BodyKind, Extra
 use crate::fetch::http::{Failure, Fetched};
 use crate::fetch::provider::Provider;
 use crate::frontends::output::strip_controls;
+use crate::model::failure::{FailureKind, TimeoutPhase};
 use crate::model::input::{Request, ToolInput};
 use crate::model::receipt::{
     clip_chars, AttemptRecord, FailureReason, Outcome, Receipt, ToolResult, MAX_DETAIL_CHARS,
@@ -229,21 +230,21 @@ impl Engine {
                     match tokio::time::timeout_at(attempt_deadline, work).await {
                         Ok(r) => r,
                         Err(_) => Err(Failure {
-                            outcome: Outcome::TransportError,
+                            kind: FailureKind::Timeout {
+                                phase: TimeoutPhase::Processing,
+                                after: allowed,
+                            },
                             http_status: status,
-                            detail: format!(
-                                "timed out after {:.1}s while processing the body",
-                                allowed.as_secs_f64()
-                            ),
                         }),
                     }
                 }
                 Err(f) => Err(f),
             };
             let elapsed = millis(now.elapsed());
+            // The one place a failure becomes words.
             let (outcome, http_status, detail) = match &result {
                 Ok(c) => (Outcome::Ok, c.http_status, "usable content".to_string()),
-                Err(f) => (f.outcome, f.http_status, f.detail.clone()),
+                Err(f) => (f.outcome(), f.http_status, f.kind.to_string()),
             };
             let detail = clip_chars(
                 &strip_controls(&redactor.redact_text(&detail)),
@@ -254,10 +255,7 @@ impl Engine {
                 i + 1,
                 budget,
                 p.name,
-                serde_json::to_value(outcome)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default(),
+                outcome.as_str(),
             ));
             log.push(AttemptRecord {
                 provider: p.name.clone(),
@@ -421,11 +419,7 @@ impl Engine {
         .await
         {
             Ok(r) => r,
-            Err(_) => Err(Failure {
-                outcome: Outcome::MalformedResponse,
-                http_status: None,
-                detail: "the body could not be processed (parser failure)".into(),
-            }),
+            Err(_) => Err(Failure::new(FailureKind::ParserFailure)),
         }
     }
 }
@@ -456,10 +450,9 @@ struct Job {
 impl Job {
     fn run(self) -> Result<Content, Failure> {
         let status = self.fetched.http_status;
-        let fail = |outcome, detail: String| Failure {
-            outcome,
+        let fail = |kind| Failure {
+            kind,
             http_status: status,
-            detail,
         };
         // A PDF is a document, not unusable content (DESIGN.md §10). A body that a JSON
         // reader declared is judged as JSON, whatever its bytes.
@@ -472,29 +465,16 @@ impl Job {
             self.fetched.truncated,
         )
         .map_err(|e| match e {
-            DecodeError::Unsupported(t) => fail(
-                Outcome::UnusableContent,
-                format!("unsupported content type {t}"),
-            ),
-            DecodeError::Malformed(d) => fail(Outcome::MalformedResponse, d),
+            DecodeError::Unsupported(t) => fail(FailureKind::UnsupportedType(t)),
+            DecodeError::Malformed(d) => fail(FailureKind::Undecodable(d)),
         })?;
         let (raw, kind) = match &self.json_pointer {
             None => (decoded.text, decoded.kind),
             Some(ptr) => {
-                let value: serde_json::Value =
-                    serde_json::from_str(&decoded.text).map_err(|e| {
-                        fail(
-                            Outcome::MalformedResponse,
-                            format!("expected a JSON response, got something else ({e})"),
-                        )
-                    })?;
+                let value: serde_json::Value = serde_json::from_str(&decoded.text)
+                    .map_err(|e| fail(FailureKind::NotJson(e.to_string())))?;
                 match value.pointer(ptr) {
-                    None => {
-                        return Err(fail(
-                            Outcome::MalformedResponse,
-                            format!("JSON pointer '{ptr}' not found in the response"),
-                        ))
-                    }
+                    None => return Err(fail(FailureKind::PointerMissing(ptr.clone()))),
                     Some(serde_json::Value::String(s)) => {
                         let kind = if looks_like_html(s) {
                             BodyKind::Html
@@ -504,13 +484,10 @@ impl Job {
                         (s.clone(), kind)
                     }
                     Some(other) => {
-                        return Err(fail(
-                            Outcome::MalformedResponse,
-                            format!(
-                                "JSON pointer '{ptr}' is {}, not a string",
-                                crate::model::input::type_name(other)
-                            ),
-                        ))
+                        return Err(fail(FailureKind::PointerNotString {
+                            pointer: ptr.clone(),
+                            found: crate::model::input::type_name(other),
+                        }))
                     }
                 }
             }
@@ -525,7 +502,7 @@ impl Job {
         // on what conversion produced (and on raw, JSON and other bodies).
         let extracted = extract_redacted(&raw, kind, self.mode, Some(base), &self.redactor);
         if crate::content::extract::cancelled() {
-            return Err(fail(Outcome::TransportError, "processing cancelled".into()));
+            return Err(fail(FailureKind::Cancelled));
         }
         let mut text = final_redaction(&self.redactor, &extracted.text, kind);
         if self.fetched.truncated {
@@ -556,7 +533,7 @@ impl Job {
             self.must_contain.as_deref(),
             self.min_chars,
         )
-        .map_err(|d| fail(Outcome::UnusableContent, d))?;
+        .map_err(fail)?;
         Ok(Content {
             text,
             title,
@@ -597,21 +574,9 @@ impl Job {
             ..crate::content::pdf::PdfLimits::default()
         };
         let doc = crate::content::pdf::extract_pdf(&self.fetched.body, &limits, &self.cancel)
-            .map_err(|f| {
-                let mut detail = f.detail();
-                if self.fetched.truncated
-                    && matches!(f, crate::content::pdf::PdfFailure::Malformed(_))
-                {
-                    detail = format!(
-                        "PDF cut at the body cap ({} bytes): {detail}",
-                        self.fetched.body.len()
-                    );
-                }
-                Failure {
-                    outcome: f.outcome(),
-                    http_status: status,
-                    detail,
-                }
+            .map_err(|f| Failure {
+                kind: f.kind(self.fetched.truncated.then_some(self.fetched.body.len())),
+                http_status: status,
             })?;
         let text = strip_controls(&self.redactor.redact_text(&doc.text)).into_owned();
         let title = doc
@@ -624,10 +589,9 @@ impl Job {
             self.must_contain.as_deref(),
             self.min_chars,
         )
-        .map_err(|d| Failure {
-            outcome: Outcome::UnusableContent,
+        .map_err(|kind| Failure {
+            kind,
             http_status: status,
-            detail: d,
         })?;
         Ok(Content {
             text,
@@ -660,11 +624,12 @@ pub fn failure_line(r: &Receipt) -> String {
         .attempts_log
         .iter()
         .map(|a| {
-            let outcome = serde_json::to_value(a.outcome)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default();
-            format!("{}: {outcome} ({})", a.provider, clip_chars(&a.detail, 80))
+            format!(
+                "{}: {} ({})",
+                a.provider,
+                a.outcome.as_str(),
+                clip_chars(&a.detail, 80)
+            )
         })
         .collect();
     clip_chars(
