@@ -107,9 +107,10 @@ fn decode_strict(enc: &'static Encoding, bytes: &[u8], truncated: bool) -> Optio
 
 /// The body is a PDF document (DESIGN.md §10): declared `application/pdf`, or starting
 /// with `%PDF-` when its type is missing or generic (`application/octet-stream`).
-pub fn is_pdf_body(fetched: &crate::fetch::http::Fetched) -> bool {
-    let media = fetched.content_type.as_deref().map(media_type);
-    crate::content::pdf::is_pdf(media.as_deref(), &fetched.body)
+/// `content_type` is the header as received.
+pub fn is_pdf_body(content_type: Option<&str>, body: &[u8]) -> bool {
+    let media = content_type.map(media_type);
+    crate::content::pdf::is_pdf(media.as_deref(), body)
 }
 
 /// Turn a body into text. `content_type` is the header as received (None when absent, as

@@ -21,13 +21,13 @@ pub use crate::model::failure::RedirectError;
 use crate::model::failure::{FailureKind, TimeoutPhase, TransportKind};
 use crate::model::receipt::Outcome;
 
-/// A response that landed with a 2xx status, body read (possibly cut at the cap).
+/// A response that landed with a 2xx status (or a command's output), body read (possibly
+/// cut at the cap).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fetched {
+    /// The status line received; None for a command's output.
     pub http_status: Option<u16>,
-    /// Where the body came from after redirects (the base for relative links); None for
-    /// a command's output.
-    pub final_url: Option<String>,
+    /// The Content-Type header as received; None when absent (always for a command).
     pub content_type: Option<String>,
     pub body: Vec<u8>,
     pub truncated: bool,
@@ -204,13 +204,14 @@ pub fn describe_error(e: &reqwest::Error) -> Failure {
 }
 
 /// Send `req` and read a 2xx body up to `max_body` bytes (after decompression), all before
-/// `deadline`. `budget` is only used to word a timeout.
+/// `deadline`. `budget` is only used to word a timeout. Also returns the URL the body came
+/// from after redirects.
 pub async fn send(
     req: reqwest::RequestBuilder,
     deadline: Instant,
     budget: Duration,
     max_body: u64,
-) -> Result<Fetched, Failure> {
+) -> Result<(Fetched, String), Failure> {
     let mut resp = match tokio::time::timeout_at(deadline, req.send()).await {
         Err(_) => {
             return Err(Failure::new(FailureKind::Timeout {
@@ -253,7 +254,7 @@ pub async fn send(
             http_status: code,
         });
     }
-    let final_url = Some(resp.url().to_string());
+    let final_url = resp.url().to_string();
     let content_type = resp
         .headers()
         .get(reqwest::header::CONTENT_TYPE)
@@ -304,13 +305,15 @@ pub async fn send(
             }
         }
     }
-    Ok(Fetched {
-        http_status: code,
+    Ok((
+        Fetched {
+            http_status: code,
+            content_type,
+            body,
+            truncated,
+        },
         final_url,
-        content_type,
-        body,
-        truncated,
-    })
+    ))
 }
 
 /// A `Retry-After` value worth quoting to a reader: delta-seconds (1 to 10 digits) or an

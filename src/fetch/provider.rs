@@ -2,8 +2,10 @@
 //! (`http`, `template`, `command`), built once per process from the config and shared by
 //! every lookup (so a batch reuses connection pools).
 //!
-//! A provider only fetches: it returns the bytes it got or a classified [`Failure`]. It never
-//! judges content and never panics on what a server or a child process does.
+//! A provider only fetches: it returns a [`Payload`] (the bytes it got and how to unpack
+//! them) or a classified [`Failure`]. It never judges content and never panics on what a
+//! server or a child process does. The engine never reads a provider's configuration: what
+//! it needs to know about a body travels in the payload.
 
 use std::process::Stdio;
 use std::sync::Arc;
@@ -19,16 +21,37 @@ use crate::redact::Redactor;
 use crate::settings::config::{
     Method, ProviderDetail, ProviderKind, ProviderSpec, ResponseKind, Secret,
 };
-use crate::settings::Settings;
 
 /// A ready-to-use provider.
 #[derive(Debug)]
 pub struct Provider {
     pub name: String,
-    pub kind: ProviderKind,
-    pub response: ResponseKind,
-    pub content_pointer: Option<String>,
+    kind: ProviderKind,
+    /// For a `response = "json"` provider, the content pointer ("" for the whole document).
+    json_pointer: Option<String>,
     how: How,
+}
+
+/// What one provider fetched, and how the engine is to unpack it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Payload {
+    pub fetched: Fetched,
+    pub unpack: Unpack,
+}
+
+/// How a fetched body becomes the page's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unpack {
+    /// The page itself, fetched at its URL: relative links resolve against `final_url`
+    /// (where it came from after redirects). A PDF body is a document.
+    Page { final_url: String },
+    /// A JSON document whose string at this pointer (RFC 6901, "" for the whole
+    /// document) is the content, whatever the body's type. Links resolve against the
+    /// requested URL.
+    JsonPointer(String),
+    /// Text standing for the requested page (a reader endpoint's or a command's output):
+    /// links resolve against the requested URL. A PDF body is a document.
+    Text,
 }
 
 /// Which client a provider needs: providers that agree share one (and its pool).
@@ -52,12 +75,19 @@ pub struct Clients {
 }
 
 impl Clients {
-    pub fn new(settings: &Settings) -> Clients {
+    /// `user_agent` is the default for providers that set none; `connect_timeout` bounds
+    /// each connection (the attempt timeout).
+    pub fn new(
+        policy: NetworkPolicy,
+        max_redirects: usize,
+        user_agent: String,
+        connect_timeout: Duration,
+    ) -> Clients {
         Clients {
-            policy: Arc::new(settings.policy.clone()),
-            max_redirects: settings.config.network.max_redirects,
-            user_agent: settings.config.network.user_agent.clone(),
-            connect_timeout: settings.attempt_timeout(),
+            policy: Arc::new(policy),
+            max_redirects,
+            user_agent,
+            connect_timeout,
             built: std::sync::Mutex::new(std::collections::HashMap::new()),
         }
     }
@@ -194,12 +224,28 @@ impl Provider {
                 content_pointer.clone(),
             ),
         };
+        let json_pointer = match response {
+            ResponseKind::Json => Some(content_pointer.unwrap_or_default()),
+            ResponseKind::Text => None,
+        };
         Provider {
             name: spec.name.clone(),
             kind: spec.kind,
-            response,
-            content_pointer,
+            json_pointer,
             how,
+        }
+    }
+
+    /// The provider's kind, for diagnostics.
+    pub fn kind(&self) -> ProviderKind {
+        self.kind
+    }
+
+    /// How a body of a reader or a command is unpacked.
+    fn unpack_text(&self) -> Unpack {
+        match &self.json_pointer {
+            Some(ptr) => Unpack::JsonPointer(ptr.clone()),
+            None => Unpack::Text,
         }
     }
 
@@ -212,7 +258,7 @@ impl Provider {
         budget: Duration,
         max_body: u64,
         redactor: &Redactor,
-    ) -> Result<Fetched, Failure> {
+    ) -> Result<Payload, Failure> {
         match &self.how {
             How::Http {
                 clients,
@@ -224,7 +270,11 @@ impl Provider {
                 for (k, v) in headers {
                     req = req.header(k.as_str(), v.expose().as_str());
                 }
-                http::send(req, deadline, budget, max_body).await
+                let (fetched, final_url) = http::send(req, deadline, budget, max_body).await?;
+                Ok(Payload {
+                    fetched,
+                    unpack: Unpack::Page { final_url },
+                })
             }
             How::Template {
                 clients,
@@ -251,11 +301,20 @@ impl Provider {
                 if let Some(b) = body {
                     req = req.json(&fill_json(b.expose(), url));
                 }
-                http::send(req, deadline, budget, max_body).await
+                // The endpoint's URL is not the page's: it is not a base for links.
+                let (fetched, _endpoint) = http::send(req, deadline, budget, max_body).await?;
+                Ok(Payload {
+                    fetched,
+                    unpack: self.unpack_text(),
+                })
             }
             How::Command { argv, policy } => {
                 let url = checked_command_url(policy, url, deadline).await?;
-                run_command(argv, &url, deadline, budget, max_body, redactor).await
+                let fetched = run_command(argv, &url, deadline, budget, max_body, redactor).await?;
+                Ok(Payload {
+                    fetched,
+                    unpack: self.unpack_text(),
+                })
             }
         }
     }
@@ -387,7 +446,6 @@ async fn run_command(
             }
             Ok(Fetched {
                 http_status: None,
-                final_url: None,
                 content_type: None,
                 body: out,
                 truncated,
@@ -423,6 +481,102 @@ mod tests {
         assert_eq!(out["url"], "x\"y\\z");
         assert_eq!(out["list"][0], "x\"y\\z");
         assert_eq!(out["n"], 1);
+    }
+
+    fn command(response: ResponseKind, content_pointer: Option<&str>) -> Provider {
+        let spec = ProviderSpec {
+            name: "c".into(),
+            kind: ProviderKind::Command,
+            ready: Ok(()),
+            detail: ProviderDetail::Command {
+                argv: ["printf", "%s", "{url}"]
+                    .iter()
+                    .map(|a| Secret::new(a.to_string()))
+                    .collect(),
+                response,
+                content_pointer: content_pointer.map(str::to_string),
+            },
+        };
+        let clients = Arc::new(Clients::new(
+            NetworkPolicy::default(),
+            5,
+            "test".into(),
+            Duration::from_secs(2),
+        ));
+        Provider::build(&spec, &clients)
+    }
+
+    /// The payload, not the provider's fields, tells the engine how to unpack a body.
+    #[tokio::test]
+    async fn payload_says_how_to_unpack() {
+        // An IP literal: the guard checks it without a DNS lookup, and printf never connects.
+        let url = "http://1.1.1.1/a";
+        let cases = [
+            (ResponseKind::Text, None, Unpack::Text),
+            (
+                ResponseKind::Json,
+                Some("/data/content"),
+                Unpack::JsonPointer("/data/content".into()),
+            ),
+            (ResponseKind::Json, None, Unpack::JsonPointer(String::new())),
+        ];
+        for (response, ptr, want) in cases {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            let got = command(response, ptr)
+                .fetch(
+                    url,
+                    deadline,
+                    Duration::from_secs(10),
+                    1024,
+                    &Redactor::new(),
+                )
+                .await;
+            match got {
+                Ok(p) => {
+                    assert_eq!(p.unpack, want);
+                    assert_eq!(p.fetched.body, url.as_bytes());
+                    assert_eq!(p.fetched.http_status, None);
+                }
+                Err(f) => panic!("{f:?}"),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_program_that_cannot_start_is_command_start() {
+        let spec = ProviderSpec {
+            name: "c".into(),
+            kind: ProviderKind::Command,
+            ready: Ok(()),
+            detail: ProviderDetail::Command {
+                argv: vec![Secret::new("/nonexistent/vetch-test-program".to_string())],
+                response: ResponseKind::Text,
+                content_pointer: None,
+            },
+        };
+        let clients = Arc::new(Clients::new(
+            NetworkPolicy::default(),
+            5,
+            "test".into(),
+            Duration::from_secs(2),
+        ));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let got = Provider::build(&spec, &clients)
+            .fetch(
+                "http://1.1.1.1/",
+                deadline,
+                Duration::from_secs(10),
+                1024,
+                &Redactor::new(),
+            )
+            .await;
+        match got {
+            Err(Failure {
+                kind: FailureKind::CommandStart { program, .. },
+                http_status: None,
+            }) => assert_eq!(program, "/nonexistent/vetch-test-program"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

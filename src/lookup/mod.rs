@@ -15,7 +15,7 @@ use tokio::time::Instant;
 use crate::content::decode::{decode_body, DecodeError};
 use crate::content::extract::{extract_redacted, looks_like_html, BodyKind, ExtractMode};
 use crate::fetch::http::{Failure, Fetched};
-use crate::fetch::provider::Provider;
+use crate::fetch::provider::{Payload, Provider, Unpack};
 use crate::frontends::output::strip_controls;
 use crate::model::failure::{FailureKind, TimeoutPhase};
 use crate::model::input::{Request, ToolInput};
@@ -82,7 +82,12 @@ pub fn window(text: &str, start: usize, max: usize) -> (&str, Option<usize>) {
 impl Engine {
     /// Set up the ready providers. Their HTTP clients are built on first use.
     pub fn new(settings: Arc<Settings>) -> Engine {
-        let clients = Arc::new(crate::fetch::provider::Clients::new(&settings));
+        let clients = Arc::new(crate::fetch::provider::Clients::new(
+            settings.policy.clone(),
+            settings.config.network.max_redirects,
+            settings.config.network.user_agent.clone(),
+            settings.attempt_timeout(),
+        ));
         let providers = settings
             .ready_providers()
             .map(|spec| Provider::build(spec, &clients))
@@ -208,7 +213,7 @@ impl Engine {
                 i + 1,
                 budget,
                 p.name,
-                p.kind.as_str()
+                p.kind().as_str()
             ));
             if self.settings.verbosity >= 2 {
                 self.say(&self.request_line(&p.name, &fetch_url, allowed));
@@ -223,10 +228,10 @@ impl Engine {
                 )
                 .await
             {
-                Ok(fetched) => {
+                Ok(payload) => {
                     // Processing is bounded by the same deadline as the fetch.
-                    let status = fetched.http_status;
-                    let work = self.process(p, fetched, &req, &fetch_url, redactor.clone());
+                    let status = payload.fetched.http_status;
+                    let work = self.process(payload, &req, &fetch_url, redactor.clone());
                     match tokio::time::timeout_at(attempt_deadline, work).await {
                         Ok(r) => r,
                         Err(_) => Err(Failure {
@@ -383,21 +388,14 @@ impl Engine {
     /// Decode, reshape, extract, redact and judge one fetched body.
     async fn process(
         &self,
-        p: &Provider,
-        fetched: Fetched,
+        payload: Payload,
         req: &LookupRequest,
         url: &str,
         redactor: Arc<Redactor>,
     ) -> Result<Content, Failure> {
         let job = Job {
-            fetched,
-            via_template: p.kind == crate::settings::config::ProviderKind::Template,
-            json_pointer: match p.response {
-                crate::settings::config::ResponseKind::Json => {
-                    p.content_pointer.clone().or(Some(String::new()))
-                }
-                crate::settings::config::ResponseKind::Text => None,
-            },
+            fetched: payload.fetched,
+            unpack: payload.unpack,
             mode: self.settings.extract,
             redactor,
             must_contain: req.must_contain.clone(),
@@ -435,9 +433,7 @@ impl Drop for CancelOnDrop {
 
 struct Job {
     fetched: Fetched,
-    /// The body came from a template endpoint, whose URL is not the page's.
-    via_template: bool,
-    json_pointer: Option<String>,
+    unpack: Unpack,
     mode: ExtractMode,
     redactor: Arc<Redactor>,
     must_contain: Option<String>,
@@ -456,7 +452,12 @@ impl Job {
         };
         // A PDF is a document, not unusable content (DESIGN.md §10). A body that a JSON
         // reader declared is judged as JSON, whatever its bytes.
-        if self.json_pointer.is_none() && crate::content::decode::is_pdf_body(&self.fetched) {
+        if !matches!(self.unpack, Unpack::JsonPointer(_))
+            && crate::content::decode::is_pdf_body(
+                self.fetched.content_type.as_deref(),
+                &self.fetched.body,
+            )
+        {
             return self.run_pdf();
         }
         let decoded = decode_body(
@@ -468,9 +469,9 @@ impl Job {
             DecodeError::Unsupported(t) => fail(FailureKind::UnsupportedType(t)),
             DecodeError::Malformed(d) => fail(FailureKind::Undecodable(d)),
         })?;
-        let (raw, kind) = match &self.json_pointer {
-            None => (decoded.text, decoded.kind),
-            Some(ptr) => {
+        let (raw, kind) = match &self.unpack {
+            Unpack::Page { .. } | Unpack::Text => (decoded.text, decoded.kind),
+            Unpack::JsonPointer(ptr) => {
                 let value: serde_json::Value = serde_json::from_str(&decoded.text)
                     .map_err(|e| fail(FailureKind::NotJson(e.to_string())))?;
                 match value.pointer(ptr) {
@@ -494,9 +495,9 @@ impl Job {
         };
         // Relative links resolve against where the page really came from. For a reader or
         // a command that is the requested page, not the provider's endpoint.
-        let base = match (&self.json_pointer, &self.fetched.final_url) {
-            (None, Some(u)) if !self.via_template => u.as_str(),
-            _ => self.url.as_str(),
+        let base = match &self.unpack {
+            Unpack::Page { final_url } => final_url.as_str(),
+            Unpack::JsonPointer(_) | Unpack::Text => self.url.as_str(),
         };
         // HTML is redacted on the parsed page before conversion; the final pass below runs
         // on what conversion produced (and on raw, JSON and other bodies).
