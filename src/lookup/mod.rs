@@ -17,7 +17,7 @@ use crate::content::extract::{extract_redacted, looks_like_html, BodyKind, Extra
 use crate::fetch::http::{Failure, Fetched};
 use crate::fetch::provider::{Payload, Provider, Unpack};
 use crate::frontends::output::strip_controls;
-use crate::model::failure::{FailureKind, TimeoutPhase};
+use crate::model::failure::{FailureKind, TimeoutPhase, UrlRejection};
 use crate::model::input::{Request, ToolInput};
 use crate::model::receipt::{
     clip_chars, AttemptRecord, FailureReason, Outcome, Receipt, ToolResult, MAX_DETAIL_CHARS,
@@ -153,30 +153,27 @@ impl Engine {
         }
     }
 
-    /// Check the requested URL before any attempt. `Err` is the `failure_detail`.
-    fn preflight(&self, url: &str) -> Result<(), String> {
+    /// Check the requested URL before any attempt. `Err`'s Display is the `failure_detail`.
+    fn preflight(&self, url: &str) -> Result<(), UrlRejection> {
         let max = self.settings.config.lookup.max_url_length;
         let len = url.chars().count();
         if len > max {
-            return Err(format!("URL is {len} characters long; the limit is {max}"));
+            return Err(UrlRejection::TooLong { len, max });
         }
         if url.trim().is_empty() {
-            return Err("URL is empty".into());
+            return Err(UrlRejection::Empty);
         }
-        let parsed = url::Url::parse(url).map_err(|e| format!("URL does not parse: {e}"))?;
+        let parsed = url::Url::parse(url).map_err(UrlRejection::Parse)?;
         if !matches!(parsed.scheme(), "http" | "https") {
-            return Err(format!(
-                "scheme '{}' is not allowed (only http and https)",
-                parsed.scheme()
-            ));
+            return Err(UrlRejection::Scheme(parsed.scheme().to_string()));
         }
         if parsed.host().is_none() {
-            return Err("URL has no host".into());
+            return Err(UrlRejection::NoHost);
         }
         self.settings
             .policy
             .check_url(&parsed, true)
-            .map_err(|r| format!("host refused by the network policy: {r}"))
+            .map_err(UrlRejection::Refused)
     }
 
     /// Run one lookup.
@@ -184,7 +181,7 @@ impl Engine {
         let start = Instant::now();
         let req = self.settings.request(input);
         if let Err(why) = self.preflight(&req.url) {
-            return self.invalid(Some(&req.url), &why, start, req.max_attempts);
+            return self.invalid(Some(&req.url), &why.to_string(), start, req.max_attempts);
         }
         // Providers get the URL as given: `{url}` of templates is defined that way (DESIGN.md
         // §9), the http provider's client parses it exactly as preflight did, and a command

@@ -302,6 +302,24 @@ pub enum FailureKind {
     NoTextLayer,
 }
 
+/// Why a requested URL is refused before any attempt (`invalid_input`). `Display` is the
+/// receipt's `failure_detail`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UrlRejection {
+    #[error("URL is {len} characters long; the limit is {max}")]
+    TooLong { len: usize, max: usize },
+    #[error("URL is empty")]
+    Empty,
+    #[error("URL does not parse: {0}")]
+    Parse(url::ParseError),
+    #[error("scheme '{0}' is not allowed (only http and https)")]
+    Scheme(String),
+    #[error("URL has no host")]
+    NoHost,
+    #[error("host refused by the network policy: {0}")]
+    Refused(Refusal),
+}
+
 /// `15s`, `1s`, `2.5s`: whole seconds without a fraction, else one decimal.
 fn secs(d: Duration) -> String {
     let s = d.as_secs_f64();
@@ -779,6 +797,37 @@ mod tests {
         for (kind, outcome, detail) in &cases {
             assert_eq!(kind.to_string(), *detail, "{kind:?}");
             assert_eq!(kind.outcome(), *outcome, "{kind:?}");
+        }
+    }
+
+    /// The `invalid_input` details of docs/reference.md for a refused URL.
+    #[test]
+    fn url_rejections_read_as_documented() {
+        let cases = [
+            (
+                UrlRejection::Scheme("ftp".into()),
+                "scheme 'ftp' is not allowed (only http and https)",
+            ),
+            (
+                UrlRejection::TooLong {
+                    len: 3000,
+                    max: 2048,
+                },
+                "URL is 3000 characters long; the limit is 2048",
+            ),
+            (UrlRejection::Empty, "URL is empty"),
+            (
+                UrlRejection::Parse(url::ParseError::RelativeUrlWithoutBase),
+                "URL does not parse: relative URL without a base",
+            ),
+            (UrlRejection::NoHost, "URL has no host"),
+            (
+                UrlRejection::Refused(loopback()),
+                "host refused by the network policy: loopback address 127.0.0.1",
+            ),
+        ];
+        for (r, want) in cases {
+            assert_eq!(r.to_string(), want, "{r:?}");
         }
     }
 
