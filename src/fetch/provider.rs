@@ -16,6 +16,7 @@ use tokio::time::Instant;
 
 use crate::fetch::guard::NetworkPolicy;
 use crate::fetch::http::{self, ClientOptions, Failure, Fetched};
+use crate::model::checked_url::CheckedUrl;
 use crate::model::failure::{ExitKind, FailureKind};
 use crate::redact::Redactor;
 use crate::settings::config::{
@@ -253,12 +254,14 @@ impl Provider {
     /// what a command wrote to stderr before it is cut to fit a detail.
     pub async fn fetch(
         &self,
-        url: &str,
+        target: &CheckedUrl,
         deadline: Instant,
         budget: Duration,
         max_body: u64,
         redactor: &Redactor,
     ) -> Result<Payload, Failure> {
+        // `{url}` of a template is the URL as given (DESIGN.md §9).
+        let url = target.as_given();
         match &self.how {
             How::Http {
                 clients,
@@ -266,7 +269,7 @@ impl Provider {
                 headers,
             } => {
                 let client = clients.get(key).map_err(Failure::new)?;
-                let mut req = client.get(url);
+                let mut req = client.get(target.parsed().clone());
                 for (k, v) in headers {
                     req = req.header(k.as_str(), v.expose().as_str());
                 }
@@ -309,7 +312,7 @@ impl Provider {
                 })
             }
             How::Command { argv, policy } => {
-                let url = checked_command_url(policy, url, deadline).await?;
+                let url = checked_command_url(policy, target.parsed(), deadline).await?;
                 let fetched = run_command(argv, &url, deadline, budget, max_body, redactor).await?;
                 Ok(Payload {
                     fetched,
@@ -328,11 +331,10 @@ impl Provider {
 /// name, a command cannot be told which address to use: one refused address refuses all.
 async fn checked_command_url(
     policy: &NetworkPolicy,
-    url: &str,
+    parsed: &url::Url,
     deadline: Instant,
 ) -> Result<String, Failure> {
-    let parsed = url::Url::parse(url).map_err(|e| Failure::new(FailureKind::CommandUrl(e)))?;
-    if let Err(r) = policy.check_url(&parsed, true) {
+    if let Err(r) = policy.check_url(parsed, true) {
         return Err(Failure::new(FailureKind::Blocked(r)));
     }
     if let Some(url::Host::Domain(host)) = parsed.host() {
@@ -351,7 +353,7 @@ async fn checked_command_url(
             }
         }
     }
-    Ok(parsed.into())
+    Ok(parsed.as_str().to_string())
 }
 
 /// Keep the last `max` characters of a child's stderr (already redacted), whitespace
@@ -511,6 +513,7 @@ mod tests {
     async fn payload_says_how_to_unpack() {
         // An IP literal: the guard checks it without a DNS lookup, and printf never connects.
         let url = "http://1.1.1.1/a";
+        let target = CheckedUrl::parse(url).map_err(|e| e.to_string());
         let cases = [
             (ResponseKind::Text, None, Unpack::Text),
             (
@@ -522,9 +525,12 @@ mod tests {
         ];
         for (response, ptr, want) in cases {
             let deadline = Instant::now() + Duration::from_secs(10);
+            let Ok(target) = &target else {
+                panic!("{target:?}")
+            };
             let got = command(response, ptr)
                 .fetch(
-                    url,
+                    target,
                     deadline,
                     Duration::from_secs(10),
                     1024,
@@ -561,9 +567,12 @@ mod tests {
             Duration::from_secs(2),
         ));
         let deadline = Instant::now() + Duration::from_secs(10);
+        let Ok(target) = CheckedUrl::parse("http://1.1.1.1/") else {
+            panic!("an IP literal parses")
+        };
         let got = Provider::build(&spec, &clients)
             .fetch(
-                "http://1.1.1.1/",
+                &target,
                 deadline,
                 Duration::from_secs(10),
                 1024,

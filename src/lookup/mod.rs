@@ -17,6 +17,7 @@ use crate::content::extract::{extract_redacted, looks_like_html, BodyKind, Extra
 use crate::fetch::http::{Failure, Fetched};
 use crate::fetch::provider::{Payload, Provider, Unpack};
 use crate::frontends::output::strip_controls;
+use crate::model::checked_url::CheckedUrl;
 use crate::model::failure::{FailureKind, TimeoutPhase, UrlRejection};
 use crate::model::input::{Request, ToolInput};
 use crate::model::receipt::{
@@ -153,8 +154,9 @@ impl Engine {
         }
     }
 
-    /// Check the requested URL before any attempt. `Err`'s Display is the `failure_detail`.
-    fn preflight(&self, url: &str) -> Result<(), UrlRejection> {
+    /// Check the requested URL before any attempt; the only place it is parsed. `Err`'s
+    /// Display is the `failure_detail`.
+    fn preflight(&self, url: &str) -> Result<CheckedUrl, UrlRejection> {
         let max = self.settings.config.lookup.max_url_length;
         let len = url.chars().count();
         if len > max {
@@ -163,7 +165,8 @@ impl Engine {
         if url.trim().is_empty() {
             return Err(UrlRejection::Empty);
         }
-        let parsed = url::Url::parse(url).map_err(UrlRejection::Parse)?;
+        let checked = CheckedUrl::parse(url).map_err(UrlRejection::Parse)?;
+        let parsed = checked.parsed();
         if !matches!(parsed.scheme(), "http" | "https") {
             return Err(UrlRejection::Scheme(parsed.scheme().to_string()));
         }
@@ -172,21 +175,25 @@ impl Engine {
         }
         self.settings
             .policy
-            .check_url(&parsed, true)
-            .map_err(UrlRejection::Refused)
+            .check_url(parsed, true)
+            .map_err(UrlRejection::Refused)?;
+        Ok(checked)
     }
 
     /// Run one lookup.
     pub async fn lookup(&self, input: &ToolInput) -> Lookup {
         let start = Instant::now();
         let req = self.settings.request(input);
-        if let Err(why) = self.preflight(&req.url) {
-            return self.invalid(Some(&req.url), &why.to_string(), start, req.max_attempts);
-        }
+        let target = match self.preflight(&req.url) {
+            Ok(t) => t,
+            Err(why) => {
+                return self.invalid(Some(&req.url), &why.to_string(), start, req.max_attempts)
+            }
+        };
         // Providers get the URL as given: `{url}` of templates is defined that way (DESIGN.md
         // §9), the http provider's client parses it exactly as preflight did, and a command
         // provider serializes the parsed URL itself.
-        let fetch_url = req.url.clone();
+        let fetch_url = target.as_given();
         // Keys the caller put in the URL are scrubbed wherever a provider echoes them.
         let redactor = Arc::new(self.settings.redactor.with_url_secrets(&req.url));
         let deadline = start + self.settings.deadline();
@@ -213,11 +220,11 @@ impl Engine {
                 p.kind().as_str()
             ));
             if self.settings.verbosity >= 2 {
-                self.say(&self.request_line(&p.name, &fetch_url, allowed));
+                self.say(&self.request_line(&p.name, fetch_url, allowed));
             }
             let result = match p
                 .fetch(
-                    &fetch_url,
+                    &target,
                     attempt_deadline,
                     allowed,
                     self.settings.config.lookup.max_body_bytes,
@@ -228,7 +235,7 @@ impl Engine {
                 Ok(payload) => {
                     // Processing is bounded by the same deadline as the fetch.
                     let status = payload.fetched.http_status;
-                    let work = self.process(payload, &req, &fetch_url, redactor.clone());
+                    let work = self.process(payload, &req, fetch_url, redactor.clone());
                     match tokio::time::timeout_at(attempt_deadline, work).await {
                         Ok(r) => r,
                         Err(_) => Err(Failure {

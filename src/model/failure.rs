@@ -233,8 +233,6 @@ pub enum FailureKind {
     ClientBuild(String),
     /// A template provider's filled-in URL does not parse.
     TemplateUrl(url::ParseError),
-    /// The URL handed to a command does not parse.
-    CommandUrl(url::ParseError),
     /// Resolving the host before starting a command ran out of time.
     ResolveTimeout,
     /// A command provider with no program.
@@ -343,7 +341,6 @@ impl FailureKind {
             | K::Proxy(_)
             | K::ClientBuild(_)
             | K::TemplateUrl(_)
-            | K::CommandUrl(_)
             | K::ResolveTimeout
             | K::EmptyArgv
             | K::CommandStart { .. }
@@ -400,7 +397,6 @@ impl fmt::Display for FailureKind {
             K::Proxy(e) => write!(f, "proxy: {e}"),
             K::ClientBuild(e) => write!(f, "cannot build HTTP client: {e}"),
             K::TemplateUrl(e) => write!(f, "template URL does not parse: {e}"),
-            K::CommandUrl(e) => write!(f, "URL does not parse: {e}"),
             K::ResolveTimeout => f.write_str("timed out resolving the host"),
             K::EmptyArgv => f.write_str("empty argv"),
             K::CommandStart { program, error } => write!(f, "could not start {program}: {error}"),
