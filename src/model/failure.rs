@@ -81,7 +81,7 @@ impl fmt::Display for AddrClass {
 }
 
 /// Why a URL, host or address is refused. Display gives one short line naming the class;
-/// the caller prefixes `blocked: ` where DESIGN.md §9 asks for it.
+/// [`FailureKind::Blocked`] and [`RedirectError::Refused`] prefix it with `blocked: `.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Refusal {
     /// Not http or https. `scheme ftp is not http or https`

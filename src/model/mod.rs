@@ -1,6 +1,7 @@
 //! The shared vocabulary: what a caller sends ([`input`]), what vetch answers
-//! ([`receipt`]), and the tool's public face ([`spec`]). Everything else builds on these;
-//! nothing here depends on another room of the crate.
+//! ([`receipt`]), and the tool's public face ([`spec`]); the requested URL once parsed
+//! ([`checked_url`]) and every way an attempt fails ([`failure`]). Everything else builds
+//! on these; nothing here depends on another room of the crate.
 
 pub mod checked_url;
 pub mod failure;
