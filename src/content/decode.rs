@@ -107,6 +107,7 @@ fn decode_strict(enc: &'static Encoding, bytes: &[u8], truncated: bool) -> Optio
 
 /// The body is a PDF document: declared `application/pdf`, or starting
 /// with `%PDF-` when its type is missing or generic (`application/octet-stream`).
+/// `content_type` is the header as received.
 pub fn is_pdf_body(content_type: Option<&str>, body: &[u8]) -> bool {
     let media = content_type.map(media_type);
     crate::content::pdf::is_pdf(media.as_deref(), body)

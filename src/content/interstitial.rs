@@ -697,15 +697,8 @@ fn ascii_boundaries(pattern: &str) -> String {
 }
 
 /// What kind of page stands in for the content; it picks the attempt detail's wording.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// A challenge, captcha or block page of an anti-bot vendor or firewall.
-    Interstitial,
-    /// A cookie or consent wall.
-    ConsentWall,
-    /// A page that needs a script to show anything (an empty app shell).
-    ScriptOnly,
-}
+/// (Defined with the failure vocabulary, which carries it.)
+pub use crate::model::failure::PageKind as Kind;
 
 /// The detector's finding: the kind of page and the marker that decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -720,16 +713,19 @@ impl Detection {
         Detection { kind, marker }
     }
 
+    /// The failure this finding is: [`FailureKind::Page`](crate::model::failure::FailureKind::Page).
+    pub fn failure(&self) -> crate::model::failure::FailureKind {
+        crate::model::failure::FailureKind::Page {
+            kind: self.kind,
+            marker: self.marker.to_string(),
+        }
+    }
+
     /// The attempt detail (DESIGN §9): `interstitial page detected ('just a moment')`,
     /// `consent wall detected ('we value your privacy')`,
     /// `script-only page detected ('empty app shell')`.
     pub fn detail(&self) -> String {
-        let what = match self.kind {
-            Kind::Interstitial => "interstitial page",
-            Kind::ConsentWall => "consent wall",
-            Kind::ScriptOnly => "script-only page",
-        };
-        format!("{what} detected ('{}')", self.marker)
+        self.failure().to_string()
     }
 }
 

@@ -7,43 +7,41 @@
 //! outside code blocks): they count neither as text nor towards `min_chars` (issue 18).
 //! Pure functions: no I/O, no panics.
 
-use crate::model::receipt::clip_chars;
+use crate::model::failure::FailureKind;
 
 /// Judge `text` (what the caller would receive). `raw` is the decoded body and `visible`
 /// all of its visible text (for HTML: the whole page, not only the extracted article; else
 /// the same as `text`): the interstitial detector weighs its markers against those, since
 /// extraction may drop exactly the wall or challenge widget it is looking for.
-/// `Err` holds the attempt detail.
+/// `Err` says which check failed (always an `unusable_content` kind).
 pub fn judge(
     raw: &str,
     visible: &str,
     text: &str,
     must_contain: Option<&str>,
     min_chars: usize,
-) -> Result<(), String> {
+) -> Result<(), FailureKind> {
     if raw.trim().is_empty() {
-        return Err("empty body".into());
+        return Err(FailureKind::Empty);
     }
     // A challenge page often extracts to no text at all: name the challenge, not the void.
     if let Some(found) = crate::content::interstitial::detect(raw, visible) {
-        return Err(found.detail());
+        return Err(found.failure());
     }
     if crate::content::interstitial::readable_len(text, 1) == 0 {
-        return Err("no readable text in the body".into());
+        return Err(FailureKind::NoReadableText);
     }
     if let Some(needle) = must_contain.filter(|n| !n.is_empty()) {
         if !contains_ignore_case(text, needle) {
-            return Err(format!(
-                "required text not found: '{}'",
-                clip_chars(needle, 60)
-            ));
+            return Err(FailureKind::MissingText(needle.to_string()));
         }
     }
     let chars = readable_chars(text);
     if chars < min_chars {
-        return Err(format!(
-            "content too short: {chars} chars, min_chars is {min_chars}"
-        ));
+        return Err(FailureKind::TooShort {
+            chars,
+            min: min_chars,
+        });
     }
     Ok(())
 }
@@ -82,27 +80,28 @@ mod tests {
 
     #[test]
     fn order_and_details() {
-        assert_eq!(judge("", "", "", None, 1), Err("empty body".into()));
+        assert_eq!(judge("", "", "", None, 1), Err(FailureKind::Empty));
         assert_eq!(
             judge("<p> </p>", " ", "  ", None, 1),
-            Err("no readable text in the body".into())
+            Err(FailureKind::NoReadableText)
         );
         assert_eq!(
             judge(PAGE, PAGE, PAGE, Some("PYTHON"), 1),
-            Err("required text not found: 'PYTHON'".into())
+            Err(FailureKind::MissingText("PYTHON".into()))
         );
         assert_eq!(judge(PAGE, PAGE, PAGE, Some("RUST tooling"), 1), Ok(()));
         assert_eq!(
             judge(PAGE, PAGE, PAGE, None, 500),
-            Err(format!(
-                "content too short: {} chars, min_chars is 500",
-                PAGE.chars().count()
-            ))
+            Err(FailureKind::TooShort {
+                chars: PAGE.chars().count(),
+                min: 500
+            })
         );
         // must_contain is checked before min_chars.
-        assert!(judge(PAGE, PAGE, PAGE, Some("zzz"), 500)
-            .unwrap_err()
-            .starts_with("required"));
+        assert!(matches!(
+            judge(PAGE, PAGE, PAGE, Some("zzz"), 500),
+            Err(FailureKind::MissingText(_))
+        ));
     }
 
     #[test]
@@ -116,7 +115,10 @@ mod tests {
                 None,
                 1
             ),
-            Err("interstitial page detected ('just a moment')".into())
+            Err(FailureKind::Page {
+                kind: crate::model::failure::PageKind::Interstitial,
+                marker: "just a moment".into()
+            })
         );
     }
 
@@ -125,13 +127,13 @@ mod tests {
         let junk = "+((!+[]+(!![])+!![]+!![]+[])+(+!![]))/+((!+[]+!![]+[])+(!+[]+!![]))";
         assert_eq!(
             judge(junk, junk, junk, None, 1),
-            Err("no readable text in the body".into())
+            Err(FailureKind::NoReadableText)
         );
         // min_chars counts what a person reads, not the escapes beside it.
         let text = format!("Short note. {}", junk.repeat(20));
         assert_eq!(
             judge(&text, &text, &text, None, 40),
-            Err("content too short: 12 chars, min_chars is 40".into())
+            Err(FailureKind::TooShort { chars: 12, min: 40 })
         );
         // Code in a fenced block is content.
         let code = format!("Example:\n```js\n{junk}\n```");

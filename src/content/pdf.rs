@@ -26,6 +26,7 @@ use std::sync::Once;
 use lopdf::{Dictionary, Document, Object, ObjectId};
 use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
 
+use crate::model::failure::FailureKind;
 use crate::model::receipt::Outcome;
 
 /// Bounds on the work one document may cost.
@@ -80,23 +81,28 @@ pub enum PdfFailure {
 }
 
 impl PdfFailure {
-    /// The attempt outcome this failure is reported as.
-    pub fn outcome(&self) -> Outcome {
+    /// The attempt failure this is. `cut_at` is the body's length when the body was cut
+    /// at the body cap (it prefixes a malformed document's detail).
+    pub fn kind(&self, cut_at: Option<usize>) -> FailureKind {
         match self {
-            PdfFailure::Encrypted | PdfFailure::NoTextLayer => Outcome::UnusableContent,
-            PdfFailure::Malformed(_) => Outcome::MalformedResponse,
-            PdfFailure::Cancelled => Outcome::TransportError,
+            PdfFailure::Encrypted => FailureKind::EncryptedPdf,
+            PdfFailure::NoTextLayer => FailureKind::NoTextLayer,
+            PdfFailure::Malformed(d) => FailureKind::MalformedPdf {
+                detail: d.clone(),
+                cut_at,
+            },
+            PdfFailure::Cancelled => FailureKind::PdfCancelled,
         }
     }
 
-    /// The attempt detail, in the documented wording.
+    /// The attempt outcome this failure is reported as.
+    pub fn outcome(&self) -> Outcome {
+        self.kind(None).outcome()
+    }
+
+    /// The attempt detail (in the documented wording), for a body that was not cut.
     pub fn detail(&self) -> String {
-        match self {
-            PdfFailure::Encrypted => "encrypted PDF".into(),
-            PdfFailure::NoTextLayer => "no text layer (scanned PDF?)".into(),
-            PdfFailure::Malformed(d) => format!("malformed PDF: {d}"),
-            PdfFailure::Cancelled => "PDF extraction stopped at the attempt deadline".into(),
-        }
+        self.kind(None).to_string()
     }
 }
 

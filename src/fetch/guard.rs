@@ -14,71 +14,12 @@
 //! [`Refusal`] names the host or address and its class, nothing else (no path, query or
 //! credentials), so its text is safe to put in a receipt after the caller's `blocked: `.
 
-use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use ipnet::{Ipv4Net, Ipv6Net};
 use url::{Host, Url};
 
-/// Why an address is not a public unicast address. Every class is refused by default;
-/// `allow_private` lifts all of them except [`AddrClass::Metadata`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AddrClass {
-    /// 127.0.0.0/8, ::1.
-    Loopback,
-    /// RFC 1918: 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16.
-    Private,
-    /// 169.254.0.0/16, fe80::/10 (metadata addresses inside are [`AddrClass::Metadata`]).
-    LinkLocal,
-    /// Cloud instance-metadata endpoints (169.254.169.254, fd00:ec2::254, ...).
-    Metadata,
-    /// Shared address space for carrier-grade NAT, 100.64.0.0/10.
-    SharedCgnat,
-    /// fc00::/7.
-    UniqueLocal,
-    /// The deprecated IPv6 site-local fec0::/10.
-    SiteLocal,
-    /// 224.0.0.0/4, ff00::/8.
-    Multicast,
-    /// 255.255.255.255.
-    Broadcast,
-    /// 0.0.0.0, ::.
-    Unspecified,
-    /// 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32, 3fff::/20.
-    Documentation,
-    /// 198.18.0.0/15, 2001:2::/48.
-    Benchmarking,
-    /// Everything else that is not public unicast: 0.0.0.0/8, 192.0.0.0/24, 192.88.99.0/24,
-    /// 240.0.0.0/4, 2001::/23, and IPv6 outside 2000::/3 (100::/64, 64:ff9b:1::/48, ...).
-    Reserved,
-}
-
-impl AddrClass {
-    /// The class as it appears in a refusal: "loopback", "cloud metadata", "cgnat", ...
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AddrClass::Loopback => "loopback",
-            AddrClass::Private => "private",
-            AddrClass::LinkLocal => "link-local",
-            AddrClass::Metadata => "cloud metadata",
-            AddrClass::SharedCgnat => "cgnat",
-            AddrClass::UniqueLocal => "unique-local",
-            AddrClass::SiteLocal => "site-local",
-            AddrClass::Multicast => "multicast",
-            AddrClass::Broadcast => "broadcast",
-            AddrClass::Unspecified => "unspecified",
-            AddrClass::Documentation => "documentation",
-            AddrClass::Benchmarking => "benchmarking",
-            AddrClass::Reserved => "reserved",
-        }
-    }
-}
-
-impl fmt::Display for AddrClass {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use crate::model::failure::{AddrClass, Refusal};
 
 const fn v4net(a: u8, b: u8, c: u8, d: u8, len: u8) -> Ipv4Net {
     Ipv4Net::new_assert(Ipv4Addr::new(a, b, c, d), len)
@@ -334,64 +275,6 @@ pub fn wildcard_dns_ip(host: &str) -> Option<IpAddr> {
         }
     }
     None
-}
-
-/// Why a URL, host or address is refused. Display gives one short line naming the class;
-/// the caller prefixes `blocked: ` where the contract asks for it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
-    /// Not http or https. `scheme ftp is not http or https`
-    #[error("scheme {scheme} is not http or https")]
-    Scheme { scheme: String },
-    /// An http(s) URL without a host (the `url` crate never produces one; kept for safety).
-    /// `URL has no host`
-    #[error("URL has no host")]
-    MissingHost,
-    /// An IP-literal host in a refused class. `loopback address 127.0.0.1`
-    #[error("{class} address {ip}")]
-    Address { ip: IpAddr, class: AddrClass },
-    /// A host name that resolved to a refused address.
-    /// `host rebind.example resolves to loopback address 127.0.0.1`
-    #[error("host {host} resolves to {class} address {ip}")]
-    Resolved {
-        host: String,
-        ip: IpAddr,
-        class: AddrClass,
-    },
-    /// A cloud metadata host name. `cloud metadata host metadata.google.internal`
-    #[error("cloud metadata host {host}")]
-    MetadataName { host: String },
-    /// `localhost` and kin. `local host name localhost`
-    #[error("local host name {host}")]
-    LocalName { host: String },
-    /// A wildcard-DNS name that spells a refused address.
-    /// `host 127.0.0.1.nip.io names loopback address 127.0.0.1`
-    #[error("host {host} names {class} address {ip}")]
-    Spelled {
-        host: String,
-        ip: IpAddr,
-        class: AddrClass,
-    },
-    /// `host evil.example is in blocked_domains`
-    #[error("host {host} is in blocked_domains")]
-    Blocked { host: String },
-    /// `host x.example is not in allowed_domains`
-    #[error("host {host} is not in allowed_domains")]
-    NotAllowed { host: String },
-}
-
-impl Refusal {
-    /// The address class behind the refusal, when it is about an address.
-    pub fn class(&self) -> Option<AddrClass> {
-        match self {
-            Refusal::Address { class, .. }
-            | Refusal::Resolved { class, .. }
-            | Refusal::Spelled { class, .. } => Some(*class),
-            Refusal::MetadataName { .. } => Some(AddrClass::Metadata),
-            Refusal::LocalName { .. } => Some(AddrClass::Loopback),
-            _ => None,
-        }
-    }
 }
 
 /// The `[network]` rules that decide where `vetch` may connect.

@@ -17,49 +17,48 @@ use reqwest::redirect;
 use tokio::time::Instant;
 
 use crate::fetch::guard::{NetworkPolicy, Refusal};
+pub use crate::model::failure::RedirectError;
+use crate::model::failure::{FailureKind, TimeoutPhase, TransportKind};
 use crate::model::receipt::Outcome;
 
-/// A response that landed with a 2xx status, body read (possibly cut at the cap).
+/// A response that landed with a 2xx status (or a command's output), body read (possibly
+/// cut at the cap).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fetched {
+    /// The status line received; None for a command's output.
     pub http_status: Option<u16>,
-    /// Where the body came from after redirects (the base for relative links); None for
-    /// a command's output.
-    pub final_url: Option<String>,
+    /// The Content-Type header as received; None when absent (always for a command).
     pub content_type: Option<String>,
     pub body: Vec<u8>,
     pub truncated: bool,
 }
 
-/// A failed attempt, classified.
+/// A failed attempt, classified, with the status line received when there was one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
-    pub outcome: Outcome,
+    pub kind: FailureKind,
     pub http_status: Option<u16>,
-    pub detail: String,
 }
 
 impl Failure {
-    pub fn transport(detail: impl Into<String>) -> Failure {
+    /// A failure with no status line.
+    pub fn new(kind: FailureKind) -> Failure {
         Failure {
-            outcome: Outcome::TransportError,
+            kind,
             http_status: None,
-            detail: detail.into(),
         }
+    }
+
+    /// The attempt outcome (from the kind).
+    pub fn outcome(&self) -> Outcome {
+        self.kind.outcome()
     }
 }
 
-/// Why a redirect was not followed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RedirectError {
-    #[error("too many redirects (more than {0})")]
-    TooMany(usize),
-    #[error("redirect loop")]
-    Loop,
-    #[error("redirect to a non-http(s) scheme '{0}'")]
-    Scheme(String),
-    #[error("blocked: redirect to {0}")]
-    Refused(Refusal),
+impl From<FailureKind> for Failure {
+    fn from(kind: FailureKind) -> Failure {
+        Failure::new(kind)
+    }
 }
 
 /// A redirect not followed, with the status line of the response that asked for it.
@@ -116,7 +115,7 @@ pub struct ClientOptions<'a> {
 }
 
 /// Build a client whose every connection and redirect goes through the guard.
-pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, String> {
+pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, FailureKind> {
     let policy = o.policy.clone();
     let max = o.max_redirects;
     let apply = o.apply_domain_lists;
@@ -159,24 +158,28 @@ pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, String> {
         .pool_idle_timeout(Duration::from_secs(30));
     b = match o.proxy {
         None => b.no_proxy(),
-        Some(p) => b.proxy(reqwest::Proxy::all(p).map_err(|e| format!("proxy: {e}"))?),
+        Some(p) => b.proxy(reqwest::Proxy::all(p).map_err(|e| FailureKind::Proxy(e.to_string()))?),
     };
     b.build()
-        .map_err(|e| format!("cannot build HTTP client: {e}"))
+        .map_err(|e| FailureKind::ClientBuild(e.to_string()))
 }
 
-/// Describe a reqwest error in one short line, naming guard refusals as `blocked: ...`,
-/// with the status line received when there was one (a redirect that was not followed).
-/// Only the innermost causes are quoted: reqwest's own message carries the URL.
-pub fn describe_error(e: &reqwest::Error) -> (String, Option<u16>) {
+/// Classify a reqwest error: a guard refusal is [`FailureKind::Blocked`], a redirect not
+/// followed keeps the status line that asked for it, anything else is a
+/// [`FailureKind::Transport`] quoting only the innermost cause (reqwest's own message
+/// carries the URL).
+pub fn describe_error(e: &reqwest::Error) -> Failure {
     let mut cur: Option<&(dyn StdError + 'static)> = Some(e);
     let mut last = String::new();
     while let Some(err) = cur {
         if let Some(r) = err.downcast_ref::<Refusal>() {
-            return (format!("blocked: {r}"), None);
+            return Failure::new(FailureKind::Blocked(r.clone()));
         }
         if let Some(r) = err.downcast_ref::<RedirectFailure>() {
-            return (r.error.to_string(), Some(r.status));
+            return Failure {
+                kind: FailureKind::Redirect(r.error.clone()),
+                http_status: Some(r.status),
+            };
         }
         if !std::ptr::addr_eq(err, e as &(dyn StdError + 'static)) {
             last = err.to_string();
@@ -184,56 +187,39 @@ pub fn describe_error(e: &reqwest::Error) -> (String, Option<u16>) {
         cur = err.source();
     }
     let kind = if e.is_timeout() {
-        "timeout"
+        TransportKind::Timeout
     } else if e.is_connect() {
-        "connect error"
+        TransportKind::Connect
     } else if e.is_redirect() {
-        "redirect error"
+        TransportKind::Redirect
     } else if e.is_body() || e.is_decode() {
-        "error reading body"
+        TransportKind::Body
     } else {
-        "request error"
+        TransportKind::Request
     };
-    let text = if last.is_empty() {
-        kind.to_string()
-    } else {
-        format!("{kind}: {last}")
-    };
-    (text, e.status().map(|s| s.as_u16()))
-}
-
-fn secs(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s.fract() == 0.0 {
-        format!("{s:.0}s")
-    } else {
-        format!("{s:.1}s")
+    Failure {
+        kind: FailureKind::Transport { kind, cause: last },
+        http_status: e.status().map(|s| s.as_u16()),
     }
 }
 
 /// Send `req` and read a 2xx body up to `max_body` bytes (after decompression), all before
-/// `deadline`. `budget` is only used to word a timeout.
+/// `deadline`. `budget` is only used to word a timeout. Also returns the URL the body came
+/// from after redirects.
 pub async fn send(
     req: reqwest::RequestBuilder,
     deadline: Instant,
     budget: Duration,
     max_body: u64,
-) -> Result<Fetched, Failure> {
+) -> Result<(Fetched, String), Failure> {
     let mut resp = match tokio::time::timeout_at(deadline, req.send()).await {
         Err(_) => {
-            return Err(Failure::transport(format!(
-                "timed out after {} waiting for a response",
-                secs(budget)
-            )))
+            return Err(Failure::new(FailureKind::Timeout {
+                phase: TimeoutPhase::WaitingForResponse,
+                after: budget,
+            }))
         }
-        Ok(Err(e)) => {
-            let (detail, http_status) = describe_error(&e);
-            return Err(Failure {
-                outcome: Outcome::TransportError,
-                http_status,
-                detail,
-            });
-        }
+        Ok(Err(e)) => return Err(describe_error(&e)),
         Ok(Ok(r)) => r,
     };
     let status = resp.status();
@@ -247,35 +233,28 @@ pub async fn send(
             .and_then(|l| resp.url().join(l).ok());
         if let Some(t) = target.filter(|t| !matches!(t.scheme(), "http" | "https")) {
             return Err(Failure {
-                outcome: Outcome::TransportError,
+                kind: FailureKind::Redirect(RedirectError::Scheme(t.scheme().to_string())),
                 http_status: Some(status.as_u16()),
-                detail: RedirectError::Scheme(t.scheme().to_string()).to_string(),
             });
         }
     }
     if !status.is_success() {
-        let mut detail = format!(
-            "HTTP {} {}",
-            status.as_u16(),
-            status.canonical_reason().unwrap_or("")
-        )
-        .trim_end()
-        .to_string();
-        if let Some(ra) = resp
+        let retry_after = resp
             .headers()
             .get(reqwest::header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .filter(|v| retry_after_is_valid(v))
-        {
-            detail.push_str(&format!(" (Retry-After: {})", ra.trim()));
-        }
+            .map(|v| v.trim().to_string());
         return Err(Failure {
-            outcome: Outcome::HttpError,
+            kind: FailureKind::Http {
+                status: status.as_u16(),
+                reason: status.canonical_reason().unwrap_or("").to_string(),
+                retry_after,
+            },
             http_status: code,
-            detail,
         });
     }
-    let final_url = Some(resp.url().to_string());
+    let final_url = resp.url().to_string();
     let content_type = resp
         .headers()
         .get(reqwest::header::CONTENT_TYPE)
@@ -288,24 +267,22 @@ pub async fn send(
         match tokio::time::timeout_at(deadline, resp.chunk()).await {
             Err(_) => {
                 return Err(Failure {
-                    outcome: Outcome::TransportError,
+                    kind: FailureKind::Timeout {
+                        phase: TimeoutPhase::ReadingBody {
+                            bytes_read: body.len(),
+                        },
+                        after: budget,
+                    },
                     http_status: code,
-                    detail: format!(
-                        "timed out after {} reading the body ({} bytes read)",
-                        secs(budget),
-                        body.len()
-                    ),
                 })
             }
             Ok(Err(e)) => {
                 return Err(Failure {
-                    outcome: Outcome::TransportError,
+                    kind: FailureKind::BodyInterrupted {
+                        cause: Box::new(describe_error(&e).kind),
+                        bytes_read: body.len(),
+                    },
                     http_status: code,
-                    detail: format!(
-                        "{} after {} bytes of body",
-                        describe_error(&e).0,
-                        body.len()
-                    ),
                 })
             }
             Ok(Ok(None)) => break,
@@ -328,13 +305,15 @@ pub async fn send(
             }
         }
     }
-    Ok(Fetched {
-        http_status: code,
+    Ok((
+        Fetched {
+            http_status: code,
+            content_type,
+            body,
+            truncated,
+        },
         final_url,
-        content_type,
-        body,
-        truncated,
-    })
+    ))
 }
 
 /// A `Retry-After` value worth quoting to a reader: delta-seconds (1 to 10 digits) or an
@@ -418,7 +397,11 @@ mod tests {
         })
         .unwrap();
         let err = client.get("http://localhost:9/").send().await.unwrap_err();
-        let (d, _) = describe_error(&err);
-        assert_eq!(d, "blocked: local host name localhost");
+        let f = describe_error(&err);
+        assert!(
+            matches!(&f.kind, FailureKind::Blocked(Refusal::LocalName { host }) if host == "localhost"),
+            "{f:?}"
+        );
+        assert_eq!(f.kind.to_string(), "blocked: local host name localhost");
     }
 }

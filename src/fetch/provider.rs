@@ -2,8 +2,10 @@
 //! (`http`, `template`, `command`), built once per process from the config and shared by
 //! every lookup (so a batch reuses connection pools).
 //!
-//! A provider only fetches: it returns the bytes it got or a classified [`Failure`]. It never
-//! judges content and never panics on what a server or a child process does.
+//! A provider only fetches: it returns a [`Payload`] (the bytes it got and how to unpack
+//! them) or a classified [`Failure`]. It never judges content and never panics on what a
+//! server or a child process does. The engine never reads a provider's configuration: what
+//! it needs to know about a body travels in the payload.
 
 use std::process::Stdio;
 use std::sync::Arc;
@@ -15,19 +17,41 @@ use tokio::time::Instant;
 use crate::fetch::guard::NetworkPolicy;
 use crate::fetch::http::{self, ClientOptions, Failure, Fetched};
 use crate::fetch::spec::{Method, ProviderDetail, ProviderKind, ProviderSpec, ResponseKind};
-use crate::model::receipt::Outcome;
+use crate::model::checked_url::CheckedUrl;
+use crate::model::failure::{ExitKind, FailureKind};
 use crate::model::secret::Secret;
 use crate::redact::Redactor;
-use crate::settings::Settings;
 
 /// A ready-to-use provider.
 #[derive(Debug)]
 pub struct Provider {
     pub name: String,
-    pub kind: ProviderKind,
-    pub response: ResponseKind,
-    pub content_pointer: Option<String>,
+    kind: ProviderKind,
+    /// For a `response = "json"` provider, the content pointer ("" for the whole document).
+    json_pointer: Option<String>,
     how: How,
+}
+
+/// What one provider fetched, and how the engine is to unpack it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Payload {
+    pub fetched: Fetched,
+    pub unpack: Unpack,
+}
+
+/// How a fetched body becomes the page's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unpack {
+    /// The page itself, fetched at its URL: relative links resolve against `final_url`
+    /// (where it came from after redirects). A PDF body is a document.
+    Page { final_url: String },
+    /// A JSON document whose string at this pointer (RFC 6901, "" for the whole
+    /// document) is the content, whatever the body's type. Links resolve against the
+    /// requested URL.
+    JsonPointer(String),
+    /// Text standing for the requested page (a reader endpoint's or a command's output):
+    /// links resolve against the requested URL. A PDF body is a document.
+    Text,
 }
 
 /// Which client a provider needs: providers that agree share one (and its pool).
@@ -51,17 +75,24 @@ pub struct Clients {
 }
 
 impl Clients {
-    pub fn new(settings: &Settings) -> Clients {
+    /// `user_agent` is the default for providers that set none; `connect_timeout` bounds
+    /// each connection (the attempt timeout).
+    pub fn new(
+        policy: NetworkPolicy,
+        max_redirects: usize,
+        user_agent: String,
+        connect_timeout: Duration,
+    ) -> Clients {
         Clients {
-            policy: Arc::new(settings.policy.clone()),
-            max_redirects: settings.config.network.max_redirects,
-            user_agent: settings.config.network.user_agent.clone(),
-            connect_timeout: settings.attempt_timeout(),
+            policy: Arc::new(policy),
+            max_redirects,
+            user_agent,
+            connect_timeout,
             built: std::sync::Mutex::new(std::collections::HashMap::new()),
         }
     }
 
-    fn get(&self, key: &ClientKey) -> Result<reqwest::Client, String> {
+    fn get(&self, key: &ClientKey) -> Result<reqwest::Client, FailureKind> {
         let mut built = match self.built.lock() {
             Ok(g) => g,
             Err(p) => p.into_inner(),
@@ -193,12 +224,28 @@ impl Provider {
                 content_pointer.clone(),
             ),
         };
+        let json_pointer = match response {
+            ResponseKind::Json => Some(content_pointer.unwrap_or_default()),
+            ResponseKind::Text => None,
+        };
         Provider {
             name: spec.name.clone(),
             kind: spec.kind,
-            response,
-            content_pointer,
+            json_pointer,
             how,
+        }
+    }
+
+    /// The provider's kind, for diagnostics.
+    pub fn kind(&self) -> ProviderKind {
+        self.kind
+    }
+
+    /// How a body of a reader or a command is unpacked.
+    fn unpack_text(&self) -> Unpack {
+        match &self.json_pointer {
+            Some(ptr) => Unpack::JsonPointer(ptr.clone()),
+            None => Unpack::Text,
         }
     }
 
@@ -206,24 +253,30 @@ impl Provider {
     /// what a command wrote to stderr before it is cut to fit a detail.
     pub async fn fetch(
         &self,
-        url: &str,
+        target: &CheckedUrl,
         deadline: Instant,
         budget: Duration,
         max_body: u64,
         redactor: &Redactor,
-    ) -> Result<Fetched, Failure> {
+    ) -> Result<Payload, Failure> {
+        // `{url}` of a template is the URL as given.
+        let url = target.as_given();
         match &self.how {
             How::Http {
                 clients,
                 key,
                 headers,
             } => {
-                let client = clients.get(key).map_err(Failure::transport)?;
-                let mut req = client.get(url);
+                let client = clients.get(key).map_err(Failure::new)?;
+                let mut req = client.get(target.parsed().clone());
                 for (k, v) in headers {
                     req = req.header(k.as_str(), v.expose().as_str());
                 }
-                http::send(req, deadline, budget, max_body).await
+                let (fetched, final_url) = http::send(req, deadline, budget, max_body).await?;
+                Ok(Payload {
+                    fetched,
+                    unpack: Unpack::Page { final_url },
+                })
             }
             How::Template {
                 clients,
@@ -235,11 +288,11 @@ impl Provider {
             } => {
                 let endpoint = fill(template.expose(), url);
                 let parsed = url::Url::parse(&endpoint)
-                    .map_err(|e| Failure::transport(format!("template URL does not parse: {e}")))?;
+                    .map_err(|e| Failure::new(FailureKind::TemplateUrl(e)))?;
                 if let Err(r) = clients.policy.check_url(&parsed, false) {
-                    return Err(Failure::transport(format!("blocked: {r}")));
+                    return Err(Failure::new(FailureKind::Blocked(r)));
                 }
-                let client = clients.get(key).map_err(Failure::transport)?;
+                let client = clients.get(key).map_err(Failure::new)?;
                 let mut req = match method {
                     Method::Get => client.get(parsed),
                     Method::Post => client.post(parsed),
@@ -250,11 +303,20 @@ impl Provider {
                 if let Some(b) = body {
                     req = req.json(&fill_json(b.expose(), url));
                 }
-                http::send(req, deadline, budget, max_body).await
+                // The endpoint's URL is not the page's: it is not a base for links.
+                let (fetched, _endpoint) = http::send(req, deadline, budget, max_body).await?;
+                Ok(Payload {
+                    fetched,
+                    unpack: self.unpack_text(),
+                })
             }
             How::Command { argv, policy } => {
-                let url = checked_command_url(policy, url, deadline).await?;
-                run_command(argv, &url, deadline, budget, max_body, redactor).await
+                let url = checked_command_url(policy, target.parsed(), deadline).await?;
+                let fetched = run_command(argv, &url, deadline, budget, max_body, redactor).await?;
+                Ok(Payload {
+                    fetched,
+                    unpack: self.unpack_text(),
+                })
             }
         }
     }
@@ -267,19 +329,17 @@ impl Provider {
 /// name, a command cannot be told which address to use: one refused address refuses all.
 async fn checked_command_url(
     policy: &NetworkPolicy,
-    url: &str,
+    parsed: &url::Url,
     deadline: Instant,
 ) -> Result<String, Failure> {
-    let parsed =
-        url::Url::parse(url).map_err(|e| Failure::transport(format!("URL does not parse: {e}")))?;
-    if let Err(r) = policy.check_url(&parsed, true) {
-        return Err(Failure::transport(format!("blocked: {r}")));
+    if let Err(r) = policy.check_url(parsed, true) {
+        return Err(Failure::new(FailureKind::Blocked(r)));
     }
     if let Some(url::Host::Domain(host)) = parsed.host() {
         let port = parsed.port_or_known_default().unwrap_or(80);
         let addrs =
             match tokio::time::timeout_at(deadline, tokio::net::lookup_host((host, port))).await {
-                Err(_) => return Err(Failure::transport("timed out resolving the host")),
+                Err(_) => return Err(Failure::new(FailureKind::ResolveTimeout)),
                 // A name that does not resolve here is left to the program, which may
                 // reach it another way (its own proxy or resolver): no address to refuse.
                 Ok(Err(_)) => return Ok(parsed.as_str().to_string()),
@@ -287,11 +347,11 @@ async fn checked_command_url(
             };
         for addr in addrs {
             if let Err(r) = policy.check_resolved(host, addr.ip()) {
-                return Err(Failure::transport(format!("blocked: {r}")));
+                return Err(Failure::new(FailureKind::Blocked(r)));
             }
         }
     }
-    Ok(parsed.into())
+    Ok(parsed.as_str().to_string())
 }
 
 /// Keep the last `max` characters of a child's stderr (already redacted), whitespace
@@ -319,7 +379,7 @@ async fn run_command(
 ) -> Result<Fetched, Failure> {
     let args: Vec<String> = argv.iter().map(|a| fill(a.expose(), url)).collect();
     let Some((program, rest)) = args.split_first() else {
-        return Err(Failure::transport("empty argv"));
+        return Err(Failure::new(FailureKind::EmptyArgv));
     };
     let mut child = tokio::process::Command::new(program)
         .args(rest)
@@ -328,7 +388,12 @@ async fn run_command(
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         .spawn()
-        .map_err(|e| Failure::transport(format!("could not start {program}: {e}")))?;
+        .map_err(|e| {
+            Failure::new(FailureKind::CommandStart {
+                program: program.clone(),
+                error: e.to_string(),
+            })
+        })?;
     let mut stdout = child.stdout.take();
     let mut stderr = child.stderr.take();
     let cap = usize::try_from(max_body).unwrap_or(usize::MAX);
@@ -368,34 +433,19 @@ async fn run_command(
     match tokio::time::timeout_at(deadline, work).await {
         Err(_) => {
             let _ = child.start_kill();
-            Err(Failure::transport(format!(
-                "command timed out after {:.1}s and was killed",
-                budget.as_secs_f64()
-            )))
+            Err(Failure::new(FailureKind::CommandTimeout { after: budget }))
         }
-        Ok((_, _, _, Err(e))) => Err(Failure::transport(format!("waiting for command: {e}"))),
+        Ok((_, _, _, Err(e))) => Err(Failure::new(FailureKind::CommandWait(e.to_string()))),
         Ok((out, truncated, err, Ok(status))) => {
             if !status.success() && !truncated {
-                let code = status
-                    .code()
-                    .map(|c| format!("exited with status {c}"))
-                    .unwrap_or_else(|| "killed by a signal".into());
+                let exit = status.code().map_or(ExitKind::Signal, ExitKind::Code);
                 // Redact all of it first: cutting first would split a token or a PEM
                 // block past what the redactor recognises.
-                let t = tail(&redactor.redact_text(&String::from_utf8_lossy(&err)), 120);
-                return Err(Failure {
-                    outcome: Outcome::TransportError,
-                    http_status: None,
-                    detail: if t.is_empty() {
-                        format!("command {code}")
-                    } else {
-                        format!("command {code}: {t}")
-                    },
-                });
+                let stderr_tail = tail(&redactor.redact_text(&String::from_utf8_lossy(&err)), 120);
+                return Err(Failure::new(FailureKind::CommandExit { exit, stderr_tail }));
             }
             Ok(Fetched {
                 http_status: None,
-                final_url: None,
                 content_type: None,
                 body: out,
                 truncated,
@@ -431,6 +481,109 @@ mod tests {
         assert_eq!(out["url"], "x\"y\\z");
         assert_eq!(out["list"][0], "x\"y\\z");
         assert_eq!(out["n"], 1);
+    }
+
+    fn command(response: ResponseKind, content_pointer: Option<&str>) -> Provider {
+        let spec = ProviderSpec {
+            name: "c".into(),
+            kind: ProviderKind::Command,
+            ready: Ok(()),
+            detail: ProviderDetail::Command {
+                argv: ["printf", "%s", "{url}"]
+                    .iter()
+                    .map(|a| Secret::new(a.to_string()))
+                    .collect(),
+                response,
+                content_pointer: content_pointer.map(str::to_string),
+            },
+        };
+        let clients = Arc::new(Clients::new(
+            NetworkPolicy::default(),
+            5,
+            "test".into(),
+            Duration::from_secs(2),
+        ));
+        Provider::build(&spec, &clients)
+    }
+
+    /// The payload, not the provider's fields, tells the engine how to unpack a body.
+    #[tokio::test]
+    async fn payload_says_how_to_unpack() {
+        // An IP literal: the guard checks it without a DNS lookup, and printf never connects.
+        let url = "http://1.1.1.1/a";
+        let target = CheckedUrl::parse(url).map_err(|e| e.to_string());
+        let cases = [
+            (ResponseKind::Text, None, Unpack::Text),
+            (
+                ResponseKind::Json,
+                Some("/data/content"),
+                Unpack::JsonPointer("/data/content".into()),
+            ),
+            (ResponseKind::Json, None, Unpack::JsonPointer(String::new())),
+        ];
+        for (response, ptr, want) in cases {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            let Ok(target) = &target else {
+                panic!("{target:?}")
+            };
+            let got = command(response, ptr)
+                .fetch(
+                    target,
+                    deadline,
+                    Duration::from_secs(10),
+                    1024,
+                    &Redactor::new(),
+                )
+                .await;
+            match got {
+                Ok(p) => {
+                    assert_eq!(p.unpack, want);
+                    assert_eq!(p.fetched.body, url.as_bytes());
+                    assert_eq!(p.fetched.http_status, None);
+                }
+                Err(f) => panic!("{f:?}"),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_program_that_cannot_start_is_command_start() {
+        let spec = ProviderSpec {
+            name: "c".into(),
+            kind: ProviderKind::Command,
+            ready: Ok(()),
+            detail: ProviderDetail::Command {
+                argv: vec![Secret::new("/nonexistent/vetch-test-program".to_string())],
+                response: ResponseKind::Text,
+                content_pointer: None,
+            },
+        };
+        let clients = Arc::new(Clients::new(
+            NetworkPolicy::default(),
+            5,
+            "test".into(),
+            Duration::from_secs(2),
+        ));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let Ok(target) = CheckedUrl::parse("http://1.1.1.1/") else {
+            panic!("an IP literal parses")
+        };
+        let got = Provider::build(&spec, &clients)
+            .fetch(
+                &target,
+                deadline,
+                Duration::from_secs(10),
+                1024,
+                &Redactor::new(),
+            )
+            .await;
+        match got {
+            Err(Failure {
+                kind: FailureKind::CommandStart { program, .. },
+                http_status: None,
+            }) => assert_eq!(program, "/nonexistent/vetch-test-program"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -15,7 +15,9 @@ use tokio::time::Instant;
 use crate::content::decode::{decode_body, DecodeError};
 use crate::content::extract::{extract_redacted, looks_like_html, BodyKind, ExtractMode};
 use crate::fetch::http::{Failure, Fetched};
-use crate::fetch::provider::Provider;
+use crate::fetch::provider::{Payload, Provider, Unpack};
+use crate::model::checked_url::CheckedUrl;
+use crate::model::failure::{FailureKind, TimeoutPhase, UrlRejection};
 use crate::model::input::{Request, ToolInput};
 use crate::model::receipt::{
     clip_chars, AttemptRecord, FailureReason, Outcome, Receipt, ToolResult, MAX_DETAIL_CHARS,
@@ -81,7 +83,12 @@ pub fn window(text: &str, start: usize, max: usize) -> (&str, Option<usize>) {
 impl Engine {
     /// Set up the ready providers. Their HTTP clients are built on first use.
     pub fn new(settings: Arc<Settings>) -> Engine {
-        let clients = Arc::new(crate::fetch::provider::Clients::new(&settings));
+        let clients = Arc::new(crate::fetch::provider::Clients::new(
+            settings.policy.clone(),
+            settings.config.network.max_redirects,
+            settings.config.network.user_agent.clone(),
+            settings.attempt_timeout(),
+        ));
         let providers = settings
             .ready_providers()
             .map(|spec| Provider::build(spec, &clients))
@@ -147,43 +154,46 @@ impl Engine {
         }
     }
 
-    /// Check the requested URL before any attempt. `Err` is the `failure_detail`.
-    fn preflight(&self, url: &str) -> Result<(), String> {
+    /// Check the requested URL before any attempt; the only place it is parsed. `Err`'s
+    /// Display is the `failure_detail`.
+    fn preflight(&self, url: &str) -> Result<CheckedUrl, UrlRejection> {
         let max = self.settings.config.lookup.max_url_length;
         let len = url.chars().count();
         if len > max {
-            return Err(format!("URL is {len} characters long; the limit is {max}"));
+            return Err(UrlRejection::TooLong { len, max });
         }
         if url.trim().is_empty() {
-            return Err("URL is empty".into());
+            return Err(UrlRejection::Empty);
         }
-        let parsed = url::Url::parse(url).map_err(|e| format!("URL does not parse: {e}"))?;
+        let checked = CheckedUrl::parse(url).map_err(UrlRejection::Parse)?;
+        let parsed = checked.parsed();
         if !matches!(parsed.scheme(), "http" | "https") {
-            return Err(format!(
-                "scheme '{}' is not allowed (only http and https)",
-                parsed.scheme()
-            ));
+            return Err(UrlRejection::Scheme(parsed.scheme().to_string()));
         }
         if parsed.host().is_none() {
-            return Err("URL has no host".into());
+            return Err(UrlRejection::NoHost);
         }
         self.settings
             .policy
-            .check_url(&parsed, true)
-            .map_err(|r| format!("host refused by the network policy: {r}"))
+            .check_url(parsed, true)
+            .map_err(UrlRejection::Refused)?;
+        Ok(checked)
     }
 
     /// Run one lookup.
     pub async fn lookup(&self, input: &ToolInput) -> Lookup {
         let start = Instant::now();
         let req = self.settings.request(input);
-        if let Err(why) = self.preflight(&req.url) {
-            return self.invalid(Some(&req.url), &why, start, req.max_attempts);
-        }
+        let target = match self.preflight(&req.url) {
+            Ok(t) => t,
+            Err(why) => {
+                return self.invalid(Some(&req.url), &why.to_string(), start, req.max_attempts)
+            }
+        };
         // Providers get the URL as given: `{url}` of templates is defined that way, the http
         // provider's client parses it exactly as preflight did, and a command
         // provider serializes the parsed URL itself.
-        let fetch_url = req.url.clone();
+        let fetch_url = target.as_given();
         // Keys the caller put in the URL are scrubbed wherever a provider echoes them.
         let redactor = Arc::new(self.settings.redactor.with_url_secrets(&req.url));
         let deadline = start + self.settings.deadline();
@@ -207,14 +217,14 @@ impl Engine {
                 i + 1,
                 budget,
                 p.name,
-                p.kind.as_str()
+                p.kind().as_str()
             ));
             if self.settings.verbosity >= 2 {
-                self.say(&self.request_line(&p.name, &fetch_url, allowed));
+                self.say(&self.request_line(&p.name, fetch_url, allowed));
             }
             let result = match p
                 .fetch(
-                    &fetch_url,
+                    &target,
                     attempt_deadline,
                     allowed,
                     self.settings.config.lookup.max_body_bytes,
@@ -222,28 +232,28 @@ impl Engine {
                 )
                 .await
             {
-                Ok(fetched) => {
+                Ok(payload) => {
                     // Processing is bounded by the same deadline as the fetch.
-                    let status = fetched.http_status;
-                    let work = self.process(p, fetched, &req, &fetch_url, redactor.clone());
+                    let status = payload.fetched.http_status;
+                    let work = self.process(payload, &req, fetch_url, redactor.clone());
                     match tokio::time::timeout_at(attempt_deadline, work).await {
                         Ok(r) => r,
                         Err(_) => Err(Failure {
-                            outcome: Outcome::TransportError,
+                            kind: FailureKind::Timeout {
+                                phase: TimeoutPhase::Processing,
+                                after: allowed,
+                            },
                             http_status: status,
-                            detail: format!(
-                                "timed out after {:.1}s while processing the body",
-                                allowed.as_secs_f64()
-                            ),
                         }),
                     }
                 }
                 Err(f) => Err(f),
             };
             let elapsed = millis(now.elapsed());
+            // The one place a failure becomes words.
             let (outcome, http_status, detail) = match &result {
                 Ok(c) => (Outcome::Ok, c.http_status, "usable content".to_string()),
-                Err(f) => (f.outcome, f.http_status, f.detail.clone()),
+                Err(f) => (f.outcome(), f.http_status, f.kind.to_string()),
             };
             let detail = clip_chars(
                 &strip_controls(&redactor.redact_text(&detail)),
@@ -254,10 +264,7 @@ impl Engine {
                 i + 1,
                 budget,
                 p.name,
-                serde_json::to_value(outcome)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default(),
+                outcome.as_str(),
             ));
             log.push(AttemptRecord {
                 provider: p.name.clone(),
@@ -385,21 +392,14 @@ impl Engine {
     /// Decode, reshape, extract, redact and judge one fetched body.
     async fn process(
         &self,
-        p: &Provider,
-        fetched: Fetched,
+        payload: Payload,
         req: &LookupRequest,
         url: &str,
         redactor: Arc<Redactor>,
     ) -> Result<Content, Failure> {
         let job = Job {
-            fetched,
-            via_template: p.kind == crate::settings::config::ProviderKind::Template,
-            json_pointer: match p.response {
-                crate::settings::config::ResponseKind::Json => {
-                    p.content_pointer.clone().or(Some(String::new()))
-                }
-                crate::settings::config::ResponseKind::Text => None,
-            },
+            fetched: payload.fetched,
+            unpack: payload.unpack,
             mode: self.settings.extract,
             redactor,
             must_contain: req.must_contain.clone(),
@@ -421,11 +421,7 @@ impl Engine {
         .await
         {
             Ok(r) => r,
-            Err(_) => Err(Failure {
-                outcome: Outcome::MalformedResponse,
-                http_status: None,
-                detail: "the body could not be processed (parser failure)".into(),
-            }),
+            Err(_) => Err(Failure::new(FailureKind::ParserFailure)),
         }
     }
 }
@@ -441,9 +437,7 @@ impl Drop for CancelOnDrop {
 
 struct Job {
     fetched: Fetched,
-    /// The body came from a template endpoint, whose URL is not the page's.
-    via_template: bool,
-    json_pointer: Option<String>,
+    unpack: Unpack,
     mode: ExtractMode,
     redactor: Arc<Redactor>,
     must_contain: Option<String>,
@@ -456,14 +450,13 @@ struct Job {
 impl Job {
     fn run(self) -> Result<Content, Failure> {
         let status = self.fetched.http_status;
-        let fail = |outcome, detail: String| Failure {
-            outcome,
+        let fail = |kind| Failure {
+            kind,
             http_status: status,
-            detail,
         };
         // A PDF is a document, not unusable content. A body that a JSON
         // reader declared is judged as JSON, whatever its bytes.
-        if self.json_pointer.is_none()
+        if !matches!(self.unpack, Unpack::JsonPointer(_))
             && crate::content::decode::is_pdf_body(
                 self.fetched.content_type.as_deref(),
                 &self.fetched.body,
@@ -477,29 +470,16 @@ impl Job {
             self.fetched.truncated,
         )
         .map_err(|e| match e {
-            DecodeError::Unsupported(t) => fail(
-                Outcome::UnusableContent,
-                format!("unsupported content type {t}"),
-            ),
-            DecodeError::Malformed(d) => fail(Outcome::MalformedResponse, d),
+            DecodeError::Unsupported(t) => fail(FailureKind::UnsupportedType(t)),
+            DecodeError::Malformed(d) => fail(FailureKind::Undecodable(d)),
         })?;
-        let (raw, kind) = match &self.json_pointer {
-            None => (decoded.text, decoded.kind),
-            Some(ptr) => {
-                let value: serde_json::Value =
-                    serde_json::from_str(&decoded.text).map_err(|e| {
-                        fail(
-                            Outcome::MalformedResponse,
-                            format!("expected a JSON response, got something else ({e})"),
-                        )
-                    })?;
+        let (raw, kind) = match &self.unpack {
+            Unpack::Page { .. } | Unpack::Text => (decoded.text, decoded.kind),
+            Unpack::JsonPointer(ptr) => {
+                let value: serde_json::Value = serde_json::from_str(&decoded.text)
+                    .map_err(|e| fail(FailureKind::NotJson(e.to_string())))?;
                 match value.pointer(ptr) {
-                    None => {
-                        return Err(fail(
-                            Outcome::MalformedResponse,
-                            format!("JSON pointer '{ptr}' not found in the response"),
-                        ))
-                    }
+                    None => return Err(fail(FailureKind::PointerMissing(ptr.clone()))),
                     Some(serde_json::Value::String(s)) => {
                         let kind = if looks_like_html(s) {
                             BodyKind::Html
@@ -509,28 +489,25 @@ impl Job {
                         (s.clone(), kind)
                     }
                     Some(other) => {
-                        return Err(fail(
-                            Outcome::MalformedResponse,
-                            format!(
-                                "JSON pointer '{ptr}' is {}, not a string",
-                                crate::model::input::type_name(other)
-                            ),
-                        ))
+                        return Err(fail(FailureKind::PointerNotString {
+                            pointer: ptr.clone(),
+                            found: crate::model::input::type_name(other),
+                        }))
                     }
                 }
             }
         };
         // Relative links resolve against where the page really came from. For a reader or
         // a command that is the requested page, not the provider's endpoint.
-        let base = match (&self.json_pointer, &self.fetched.final_url) {
-            (None, Some(u)) if !self.via_template => u.as_str(),
-            _ => self.url.as_str(),
+        let base = match &self.unpack {
+            Unpack::Page { final_url } => final_url.as_str(),
+            Unpack::JsonPointer(_) | Unpack::Text => self.url.as_str(),
         };
         // HTML is redacted on the parsed page before conversion; the final pass below runs
         // on what conversion produced (and on raw, JSON and other bodies).
         let extracted = extract_redacted(&raw, kind, self.mode, Some(base), &self.redactor);
         if crate::content::extract::cancelled() {
-            return Err(fail(Outcome::TransportError, "processing cancelled".into()));
+            return Err(fail(FailureKind::Cancelled));
         }
         let mut text = final_redaction(&self.redactor, &extracted.text, kind);
         if self.fetched.truncated {
@@ -561,7 +538,7 @@ impl Job {
             self.must_contain.as_deref(),
             self.min_chars,
         )
-        .map_err(|d| fail(Outcome::UnusableContent, d))?;
+        .map_err(fail)?;
         Ok(Content {
             text,
             title,
@@ -602,21 +579,9 @@ impl Job {
             ..crate::content::pdf::PdfLimits::default()
         };
         let doc = crate::content::pdf::extract_pdf(&self.fetched.body, &limits, &self.cancel)
-            .map_err(|f| {
-                let mut detail = f.detail();
-                if self.fetched.truncated
-                    && matches!(f, crate::content::pdf::PdfFailure::Malformed(_))
-                {
-                    detail = format!(
-                        "PDF cut at the body cap ({} bytes): {detail}",
-                        self.fetched.body.len()
-                    );
-                }
-                Failure {
-                    outcome: f.outcome(),
-                    http_status: status,
-                    detail,
-                }
+            .map_err(|f| Failure {
+                kind: f.kind(self.fetched.truncated.then_some(self.fetched.body.len())),
+                http_status: status,
             })?;
         let text = strip_controls(&self.redactor.redact_text(&doc.text)).into_owned();
         let title = doc
@@ -629,10 +594,9 @@ impl Job {
             self.must_contain.as_deref(),
             self.min_chars,
         )
-        .map_err(|d| Failure {
-            outcome: Outcome::UnusableContent,
+        .map_err(|kind| Failure {
+            kind,
             http_status: status,
-            detail: d,
         })?;
         Ok(Content {
             text,
@@ -665,11 +629,12 @@ pub fn failure_line(r: &Receipt) -> String {
         .attempts_log
         .iter()
         .map(|a| {
-            let outcome = serde_json::to_value(a.outcome)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default();
-            format!("{}: {outcome} ({})", a.provider, clip_chars(&a.detail, 80))
+            format!(
+                "{}: {} ({})",
+                a.provider,
+                a.outcome.as_str(),
+                clip_chars(&a.detail, 80)
+            )
         })
         .collect();
     clip_chars(

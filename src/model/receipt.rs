@@ -27,6 +27,19 @@ pub enum Outcome {
     MalformedResponse,
 }
 
+impl Outcome {
+    /// The receipt's spelling (`transport_error`, ...); the same string serde writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::TransportError => "transport_error",
+            Outcome::HttpError => "http_error",
+            Outcome::UnusableContent => "unusable_content",
+            Outcome::MalformedResponse => "malformed_response",
+        }
+    }
+}
+
 /// Why a lookup produced no usable content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -255,6 +268,23 @@ mod tests {
         let v = serde_json::to_value(&r).unwrap();
         assert_eq!(v["toolUseId"], "t-1");
         assert_eq!(v["status"], "error");
+    }
+
+    #[test]
+    fn outcome_as_str_is_the_serde_spelling() {
+        for o in [
+            Outcome::Ok,
+            Outcome::TransportError,
+            Outcome::HttpError,
+            Outcome::UnusableContent,
+            Outcome::MalformedResponse,
+        ] {
+            assert_eq!(
+                serde_json::to_value(o).ok(),
+                Some(serde_json::Value::from(o.as_str())),
+                "{o:?}"
+            );
+        }
     }
 
     #[test]

@@ -54,6 +54,19 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+/// A problem with one key, found before its place in the file is known: the loader adds
+/// the path, the line and any prefix (`providers[0].`) to make a [`ConfigError`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyError {
+    /// The key as its table spells it (`lookup.min_chars`, `content_pointer`, `headers.X`).
+    pub key: String,
+    pub message: String,
+}
+
+fn bad(key: String, message: String) -> KeyError {
+    KeyError { key, message }
+}
+
 /// Where the loaded config came from (reported by `vetch providers` and `-v`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ConfigSource {
@@ -442,7 +455,7 @@ pub fn parse(
     })?;
 
     validate_lookup(&file.lookup)
-        .map_err(|(key, msg)| err(key_line(text, &key), Some(key), msg))?;
+        .map_err(|KeyError { key, message }| err(key_line(text, &key), Some(key), message))?;
     if let Some(why) = control_char(&file.network.user_agent) {
         return Err(err(
             key_line(text, "network.user_agent"),
@@ -463,13 +476,14 @@ pub fn parse(
     for (i, spanned) in file.providers.iter().enumerate() {
         let line = Some(line_of(text, spanned.span().start));
         let table = spanned.get_ref();
-        let spec = resolve_provider(table, env, &mut secrets).map_err(|(key, msg)| {
-            err(
-                line.and_then(|l| key_line_in_entry(text, l, &key)).or(line),
-                Some(format!("providers[{i}].{key}")),
-                format!("provider '{}': {msg}", table.name),
-            )
-        })?;
+        let spec =
+            resolve_provider(table, env, &mut secrets).map_err(|KeyError { key, message }| {
+                err(
+                    line.and_then(|l| key_line_in_entry(text, l, &key)).or(line),
+                    Some(format!("providers[{i}].{key}")),
+                    format!("provider '{}': {message}", table.name),
+                )
+            })?;
         if providers.iter().any(|p| p.name == spec.name) {
             return Err(err(
                 line,
@@ -549,13 +563,13 @@ fn finish_network(mut n: NetworkSection) -> NetworkSection {
     n
 }
 
-fn validate_lookup(l: &LookupSection) -> Result<(), (String, String)> {
+fn validate_lookup(l: &LookupSection) -> Result<(), KeyError> {
     let key = |k: &str| format!("lookup.{k}");
     if l.max_attempt_ceiling == 0 {
-        return Err((key("max_attempt_ceiling"), "must be at least 1".into()));
+        return Err(bad(key("max_attempt_ceiling"), "must be at least 1".into()));
     }
     if l.default_max_attempts == 0 || l.default_max_attempts > l.max_attempt_ceiling {
-        return Err((
+        return Err(bad(
             key("default_max_attempts"),
             format!(
                 "{} is outside 1..={} (max_attempt_ceiling)",
@@ -564,16 +578,16 @@ fn validate_lookup(l: &LookupSection) -> Result<(), (String, String)> {
         ));
     }
     if l.min_chars == 0 || l.min_chars > 1_000_000 {
-        return Err((
+        return Err(bad(
             key("min_chars"),
             format!("{} is outside 1..=1000000", l.min_chars),
         ));
     }
     if l.max_chars_ceiling == 0 {
-        return Err((key("max_chars_ceiling"), "must be at least 1".into()));
+        return Err(bad(key("max_chars_ceiling"), "must be at least 1".into()));
     }
     if l.max_chars == 0 || l.max_chars > l.max_chars_ceiling {
-        return Err((
+        return Err(bad(
             key("max_chars"),
             format!(
                 "{} is outside 1..={} (max_chars_ceiling)",
@@ -586,20 +600,20 @@ fn validate_lookup(l: &LookupSection) -> Result<(), (String, String)> {
         ("deadline_secs", l.deadline_secs.as_f64()),
     ] {
         if !(v.is_finite() && v > 0.0 && v <= 86_400.0) {
-            return Err((
+            return Err(bad(
                 key(name),
                 format!("{v} is not a number of seconds in (0, 86400]"),
             ));
         }
     }
     if l.max_body_bytes == 0 {
-        return Err((key("max_body_bytes"), "must be at least 1".into()));
+        return Err(bad(key("max_body_bytes"), "must be at least 1".into()));
     }
     if l.max_url_length < 16 {
-        return Err((key("max_url_length"), "must be at least 16".into()));
+        return Err(bad(key("max_url_length"), "must be at least 16".into()));
     }
     if l.max_pdf_pages == 0 {
-        return Err((key("max_pdf_pages"), "must be at least 1".into()));
+        return Err(bad(key("max_pdf_pages"), "must be at least 1".into()));
     }
     Ok(())
 }
@@ -680,14 +694,13 @@ fn check_proxy(p: &str) -> Result<(), String> {
 }
 
 /// Validate one provider table for its kind and expand its variables.
-/// Errors are `(key, message)`.
 pub fn resolve_provider(
     t: &ProviderTable,
     env: &dyn Fn(&str) -> Option<String>,
     secrets: &mut Vec<Secret>,
-) -> Result<ProviderSpec, (String, String)> {
+) -> Result<ProviderSpec, KeyError> {
     if t.name.trim().is_empty() {
-        return Err(("name".into(), "must not be empty".into()));
+        return Err(bad("name".into(), "must not be empty".into()));
     }
     let allowed: &[&str] = match t.kind {
         ProviderKind::Http => &["headers", "proxy", "user_agent"],
@@ -716,7 +729,7 @@ pub fn resolve_provider(
     ];
     for (key, is_there) in present {
         if is_there && !allowed.contains(&key) {
-            return Err((
+            return Err(bad(
                 key.into(),
                 format!(
                     "not a key of kind '{}' (its keys: {})",
@@ -729,20 +742,20 @@ pub fn resolve_provider(
     let response = t.response.unwrap_or_default();
     if let Some(p) = &t.content_pointer {
         if response != ResponseKind::Json {
-            return Err((
+            return Err(bad(
                 "content_pointer".into(),
                 "only applies with response = \"json\"".into(),
             ));
         }
         if !(p.is_empty() || p.starts_with('/')) {
-            return Err((
+            return Err(bad(
                 "content_pointer".into(),
                 format!("'{p}' is not an RFC 6901 pointer (it must start with '/')"),
             ));
         }
     }
     if response == ResponseKind::Json && t.content_pointer.is_none() {
-        return Err((
+        return Err(bad(
             "content_pointer".into(),
             "is required with response = \"json\" (e.g. \"/data/content\")".into(),
         ));
@@ -759,7 +772,7 @@ pub fn resolve_provider(
         .chain([("user_agent", t.user_agent.iter().collect())]);
     for (key, values) in strings {
         if let Some(why) = values.into_iter().find_map(|v| unterminated_var(v)) {
-            return Err((key.into(), why));
+            return Err(bad(key.into(), why));
         }
     }
     if let Some(why) = t
@@ -767,7 +780,7 @@ pub fn resolve_provider(
         .as_ref()
         .and_then(|b| unterminated_var(&toml::Value::Table(b.clone()).to_string()))
     {
-        return Err(("body".into(), why));
+        return Err(bad("body".into(), why));
     }
 
     let mut missing = Vec::new();
@@ -780,19 +793,19 @@ pub fn resolve_provider(
         .collect();
     for (k, v) in &headers {
         if reqwest::header::HeaderName::from_bytes(k.as_bytes()).is_err() {
-            return Err((
+            return Err(bad(
                 "headers".into(),
                 format!("'{k}' is not a valid header name"),
             ));
         }
         if let Some(why) = control_char(v.expose()) {
-            return Err((format!("headers.{k}"), why));
+            return Err(bad(format!("headers.{k}"), why));
         }
     }
     let proxy = t.proxy.as_deref().map(&mut ex);
     let user_agent = t.user_agent.as_deref().map(&mut ex);
     if let Some(why) = user_agent.as_deref().and_then(control_char) {
-        return Err(("user_agent".into(), why));
+        return Err(bad("user_agent".into(), why));
     }
     let detail = match t.kind {
         ProviderKind::Http => ProviderDetail::Http {
@@ -802,16 +815,15 @@ pub fn resolve_provider(
         },
         ProviderKind::Template => {
             let Some(raw_url) = &t.url else {
-                return Err(("url".into(), "is required for kind 'template'".into()));
+                return Err(bad("url".into(), "is required for kind 'template'".into()));
             };
             let url = Secret::new(ex(raw_url));
-            let mut body =
-                match &t.body {
-                    None => None,
-                    Some(table) => Some(serde_json::to_value(table).map_err(|e| {
-                        ("body".to_string(), format!("cannot be sent as JSON: {e}"))
-                    })?),
-                };
+            let mut body = match &t.body {
+                None => None,
+                Some(table) => Some(serde_json::to_value(table).map_err(|e| {
+                    bad("body".to_string(), format!("cannot be sent as JSON: {e}"))
+                })?),
+            };
             if let Some(b) = body.as_mut() {
                 expand_json(b, env, &mut missing, secrets);
             }
@@ -819,7 +831,7 @@ pub fn resolve_provider(
                 || t.headers.iter().flatten().any(|(_, v)| uses_placeholder(v))
                 || body.as_ref().is_some_and(json_uses_placeholder);
             if !anywhere {
-                return Err((
+                return Err(bad(
                     "url".into(),
                     "the template uses neither {url} nor {url_encoded} anywhere".into(),
                 ));
@@ -831,18 +843,18 @@ pub fn resolve_provider(
             match url::Url::parse(&probe) {
                 Ok(u) if matches!(u.scheme(), "http" | "https") => {}
                 Ok(u) => {
-                    return Err((
+                    return Err(bad(
                         "url".into(),
                         format!("scheme '{}' is not http or https", u.scheme()),
                     ))
                 }
                 // With an unset variable the URL may be incomplete; readiness reports that.
                 Err(_) if !missing.is_empty() => {}
-                Err(e) => return Err(("url".into(), format!("does not parse as a URL: {e}"))),
+                Err(e) => return Err(bad("url".into(), format!("does not parse as a URL: {e}"))),
             }
             let method = t.method.unwrap_or_default();
             if body.is_some() && method == Method::Get {
-                return Err(("body".into(), "needs method = \"POST\"".into()));
+                return Err(bad("body".into(), "needs method = \"POST\"".into()));
             }
             ProviderDetail::Template {
                 url,
@@ -857,13 +869,13 @@ pub fn resolve_provider(
         }
         ProviderKind::Command => {
             let Some(argv) = &t.argv else {
-                return Err(("argv".into(), "is required for kind 'command'".into()));
+                return Err(bad("argv".into(), "is required for kind 'command'".into()));
             };
             if argv.is_empty() || argv[0].trim().is_empty() {
-                return Err(("argv".into(), "must name a program first".into()));
+                return Err(bad("argv".into(), "must name a program first".into()));
             }
             if !argv.iter().any(|a| uses_placeholder(a)) {
-                return Err((
+                return Err(bad(
                     "argv".into(),
                     "uses neither {url} nor {url_encoded} in any argument".into(),
                 ));
@@ -878,7 +890,7 @@ pub fn resolve_provider(
     };
     if let Some(p) = &proxy {
         if missing.is_empty() {
-            check_proxy(p).map_err(|m| ("proxy".to_string(), m))?;
+            check_proxy(p).map_err(|m| bad("proxy".to_string(), m))?;
         }
     }
     let ready = if !missing.is_empty() {
