@@ -1,7 +1,7 @@
 //! The binary as a user and a script see it: exit codes, output modes, config errors,
 //! `tool`, `schema`, `tool-spec`, `providers`, completions and the man page.
 
-mod common;
+use crate::common;
 
 use common::{
     article, assert_envelope, config_file, http_providers, json_out, raw_config_file, vetch,

@@ -1,7 +1,6 @@
 //! Shared test helpers: an isolated `vetch` command, configs that opt into loopback (the one
 //! place tests lift the network guard), in-process engines, and the envelope contract check
 //! used across the suite.
-#![allow(dead_code)]
 
 use std::io::Write;
 use std::sync::Arc;

@@ -4,7 +4,7 @@
 //!
 //! Raw `TcpListener` servers stand in where wiremock cannot misbehave enough.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};

@@ -4,7 +4,7 @@
 //! that the child's CPU time (from `wait4`) stayed within the same bound; and that the
 //! other lookups of the same `batch` or `mcp` process still got their answers.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};

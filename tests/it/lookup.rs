@@ -1,7 +1,7 @@
 //! The lookup core against real local servers: the seed example, every outcome, every
 //! failure reason, clamping, readiness, and the three provider kinds.
 
-mod common;
+use crate::common;
 
 use common::{article, engine, engine_with_env, http_providers};
 use serde_json::json;

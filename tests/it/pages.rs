@@ -2,7 +2,7 @@
 //! pages are still caught after extraction with the detector's marker, and genuine pages are
 //! returned as usable content.
 
-mod common;
+use crate::common;
 
 use common::{engine, http_providers};
 use vetch::model::input::ToolInput;

@@ -3,7 +3,7 @@
 //!
 //! The fixtures in tests/fixtures/pdf/ are made by scripts/make-pdf-fixtures.py.
 
-mod common;
+use crate::common;
 
 use common::{assert_envelope, config_file, engine, http_providers, json_out, vetch};
 use serde_json::{json, Value};
