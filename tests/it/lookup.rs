@@ -3,20 +3,12 @@
 
 use crate::common;
 
-use common::{article, engine, engine_with_env, http_providers};
+use common::{article, engine, engine_with_env, html, http_providers, CHALLENGE};
 use serde_json::json;
 use vetch::model::input::ToolInput;
 use vetch::model::receipt::{FailureReason, Outcome};
 use wiremock::matchers::{body_json, header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
-
-fn html(body: impl Into<String>) -> ResponseTemplate {
-    ResponseTemplate::new(200).set_body_raw(body.into().into_bytes(), "text/html; charset=utf-8")
-}
-
-const CHALLENGE: &str = "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>\
-<div id=\"challenge-running\">Checking if the site connection is secure</div>\
-<noscript>Enable JavaScript and cookies to continue</noscript></body></html>";
 
 fn input(url: &str) -> ToolInput {
     ToolInput::for_url(url)
