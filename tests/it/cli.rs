@@ -59,11 +59,18 @@ async fn exit_one_on_failure() {
     );
 }
 
-#[test]
-fn guard_refuses_loopback_without_the_opt_in() {
+#[tokio::test]
+async fn guard_refuses_loopback_without_the_opt_in() {
+    // A live server on loopback: the refused URL makes no request to it.
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200))
+        .expect(0)
+        .mount(&server)
+        .await;
     let cfg = raw_config_file(&http_providers(&["direct"]));
     let out = vetch()
-        .args(["lookup", "http://127.0.0.1:9/", "--config"])
+        .args(["lookup", &format!("{}/", server.uri()), "--config"])
         .arg(cfg.path())
         .assert()
         .code(1);

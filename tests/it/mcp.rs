@@ -386,11 +386,13 @@ fn mcp_seed_example_fallback_to_backup() {
         Mock::given(method("GET"))
             .and(path("/primary"))
             .respond_with(html(CHALLENGE))
+            .expect(1)
             .mount(&server)
             .await;
         Mock::given(method("GET"))
             .and(path("/backup"))
             .respond_with(html(ARTICLE))
+            .expect(1)
             .mount(&server)
             .await;
     });
@@ -446,6 +448,8 @@ fn mcp_seed_example_fallback_to_backup() {
     assert!(text.contains("Each value in Rust has an owner"), "{text}");
     let (status, _, stderr) = s.finish();
     assert_eq!(status.code(), Some(0), "stderr: {stderr}");
+    // Primary once, backup once.
+    rt.block_on(server.verify());
 }
 
 #[test]
