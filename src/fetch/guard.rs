@@ -1327,32 +1327,6 @@ mod tests {
     }
 
     #[test]
-    fn class_names() {
-        let all = [
-            Loopback,
-            Private,
-            LinkLocal,
-            Metadata,
-            SharedCgnat,
-            UniqueLocal,
-            SiteLocal,
-            Multicast,
-            Broadcast,
-            Unspecified,
-            Documentation,
-            Benchmarking,
-            Reserved,
-        ];
-        for class in all {
-            assert!(!class.as_str().is_empty());
-            assert_eq!(class.to_string(), class.as_str());
-        }
-        assert_eq!(Metadata.as_str(), "cloud metadata");
-        assert_eq!(SharedCgnat.as_str(), "cgnat");
-        assert_eq!(LinkLocal.as_str(), "link-local");
-    }
-
-    #[test]
     fn name_helpers() {
         assert!(is_local_name("LocalHost."));
         assert!(is_local_name("x.localhost"));

@@ -4,7 +4,7 @@
 //! that the child's CPU time (from `wait4`) stayed within the same bound; and that the
 //! other lookups of the same `batch` or `mcp` process still got their answers.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -100,13 +100,8 @@ extern "C" {
 #[allow(clippy::zombie_processes)] // reaped by `wait4`, which `Child` does not know about
 fn run(args: &[&str], stdin: Vec<u8>) -> Run {
     let start = Instant::now();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("vetch"))
+    let mut child = crate::common::vetch_process()
         .args(args)
-        .env_remove("VETCH_CONFIG")
-        .env("HOME", "/nonexistent-vetch-home")
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("HTTP_PROXY")
-        .env_remove("http_proxy")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -1,22 +1,14 @@
 //! The lookup core against real local servers: the seed example, every outcome, every
 //! failure reason, clamping, readiness, and the three provider kinds.
 
-mod common;
+use crate::common;
 
-use common::{article, engine, engine_with_env, http_providers};
+use common::{article, engine, engine_with_env, html, http_providers, CHALLENGE};
 use serde_json::json;
 use vetch::model::input::ToolInput;
 use vetch::model::receipt::{FailureReason, Outcome};
 use wiremock::matchers::{body_json, header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
-
-fn html(body: impl Into<String>) -> ResponseTemplate {
-    ResponseTemplate::new(200).set_body_raw(body.into().into_bytes(), "text/html; charset=utf-8")
-}
-
-const CHALLENGE: &str = "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>\
-<div id=\"challenge-running\">Checking if the site connection is secure</div>\
-<noscript>Enable JavaScript and cookies to continue</noscript></body></html>";
 
 fn input(url: &str) -> ToolInput {
     ToolInput::for_url(url)
@@ -33,12 +25,15 @@ fn template_to(server: &MockServer, name: &str, p: &str) -> String {
 #[tokio::test]
 async fn seed_example_field_for_field() {
     let server = MockServer::start().await;
+    // Each provider is asked exactly once (verified when the server drops).
     Mock::given(path("/primary"))
         .respond_with(html(CHALLENGE))
+        .expect(1)
         .mount(&server)
         .await;
     Mock::given(path("/backup"))
         .respond_with(html(article("Real page")))
+        .expect(1)
         .mount(&server)
         .await;
     let cfg = format!(
@@ -193,15 +188,24 @@ async fn unusable_content_details() {
 #[tokio::test]
 async fn attempt_budget_exhausted_with_three_providers_and_two_attempts() {
     let server = MockServer::start().await;
-    Mock::given(method("GET"))
-        .respond_with(ResponseTemplate::new(500))
-        .mount(&server)
-        .await;
-    let e = engine(&http_providers(&["a", "b", "c"]));
+    // The budget stops after two providers: the third is never asked.
+    for (p, times) in [("/a", 1), ("/b", 1), ("/c", 0)] {
+        Mock::given(path(p))
+            .respond_with(ResponseTemplate::new(500))
+            .expect(times)
+            .named(p)
+            .mount(&server)
+            .await;
+    }
+    let cfg: String = ["a", "b", "c"]
+        .iter()
+        .map(|n| template_to(&server, n, &format!("/{n}")))
+        .collect();
+    let e = engine(&cfg);
     let out = e
         .lookup(&ToolInput {
             max_attempts: Some(2),
-            ..input(&server.uri())
+            ..input("https://example.com/docs")
         })
         .await;
     let r = &out.receipt;
@@ -214,14 +218,53 @@ async fn attempt_budget_exhausted_with_three_providers_and_two_attempts() {
         (2, 2, 3)
     );
     assert!(r.fallback_used);
-    assert_eq!(server.received_requests().await.unwrap().len(), 2);
-    // With budget for all three: all_providers_failed.
-    let out = e.lookup(&input(&server.uri())).await;
+    server.verify().await;
+    // With budget for all three: all_providers_failed, each asked once.
+    server.reset().await;
+    for p in ["/a", "/b", "/c"] {
+        Mock::given(path(p))
+            .respond_with(ResponseTemplate::new(500))
+            .expect(1)
+            .named(p)
+            .mount(&server)
+            .await;
+    }
+    let out = e.lookup(&input("https://example.com/docs")).await;
     assert_eq!(
         out.receipt.failure_reason,
         Some(FailureReason::AllProvidersFailed)
     );
     assert_eq!(out.receipt.attempts, 3);
+}
+
+/// A fallback that is not reached is not asked: the primary answers, the backup sees no
+/// request.
+#[tokio::test]
+async fn backup_is_not_asked_when_the_primary_answers() {
+    let server = MockServer::start().await;
+    Mock::given(path("/primary"))
+        .respond_with(html(article("Primary page")))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(path("/backup"))
+        .respond_with(html(article("Backup page")))
+        .expect(0)
+        .mount(&server)
+        .await;
+    let cfg = format!(
+        "{}{}",
+        template_to(&server, "primary", "/primary"),
+        template_to(&server, "backup", "/backup")
+    );
+    let out = engine(&cfg)
+        .lookup(&input("https://example.com/docs"))
+        .await;
+    let r = &out.receipt;
+    assert!(r.ok, "{r:?}");
+    assert_eq!(r.provider_used.as_deref(), Some("primary"));
+    assert!(!r.fallback_used);
+    assert_eq!(r.attempts, 1);
 }
 
 #[tokio::test]
@@ -289,6 +332,12 @@ async fn clamping_shows_in_the_receipt() {
 #[tokio::test]
 async fn not_ready_provider_is_skipped_and_not_counted() {
     let server = MockServer::start().await;
+    // The provider without its key is skipped, never asked.
+    Mock::given(path("/r"))
+        .respond_with(html(article("keyed")))
+        .expect(0)
+        .mount(&server)
+        .await;
     Mock::given(method("GET"))
         .respond_with(html(article("ok")))
         .mount(&server)

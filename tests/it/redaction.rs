@@ -1,7 +1,7 @@
 //! Redaction as a user sees it: secrets a page carries are not readable in any output mode
 //! once that mode's escapes are undone, and operator rules in gitleaks' format apply.
 
-mod common;
+use crate::common;
 
 use common::{config_file, http_providers, raw_config_file, vetch};
 use predicates::prelude::*;

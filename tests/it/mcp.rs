@@ -9,12 +9,14 @@
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, ExitStatus, Stdio};
 use std::time::Duration;
 
 use serde_json::{json, Value};
+
+use crate::common::{html, vetch_process, CHALLENGE};
 use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer, ResponseTemplate};
+use wiremock::{Mock, MockServer};
 
 const PROTOCOL: &str = "2025-06-18";
 const TOOL: &str = "verified_web_lookup";
@@ -61,28 +63,6 @@ const ARTICLE: &str = r#"<!DOCTYPE html>
 </html>
 "#;
 
-const CHALLENGE: &str = r#"<!DOCTYPE html>
-<html lang="en-US">
-<head>
-  <title>Just a moment...</title>
-  <meta http-equiv="Content-Type" content="text/html; charset=UTF-8">
-  <meta name="robots" content="noindex,nofollow">
-</head>
-<body>
-  <div class="main-wrapper" role="main">
-    <div class="main-content">
-      <h1 class="zone-name-title h1">www.example.com</h1>
-      <h2 class="h2" id="challenge-running">Checking if the site connection is secure</h2>
-      <noscript><div class="h2">Enable JavaScript and cookies to continue</div></noscript>
-      <div id="challenge-body-text" class="core-msg spacer">www.example.com needs to review
-      the security of your connection before proceeding.</div>
-    </div>
-  </div>
-  <script>(function(){window._cf_chl_opt={cvId: '3',cZone: "www.example.com",cType: 'managed'};})();</script>
-</body>
-</html>
-"#;
-
 /// A vetch mcp child and a line-by-line JSON-RPC conversation with it.
 struct Session {
     child: Child,
@@ -98,18 +78,11 @@ struct Session {
 
 impl Session {
     fn start(config: &Path) -> Session {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_vetch"))
+        let mut child = vetch_process()
             .arg("mcp")
             .arg("--allow-private")
             .arg("--config")
             .arg(config)
-            .env("HOME", "")
-            .env("XDG_CONFIG_HOME", "")
-            .env("VETCH_CONFIG", "")
-            .env_remove("HTTP_PROXY")
-            .env_remove("HTTPS_PROXY")
-            .env_remove("http_proxy")
-            .env_remove("https_proxy")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -243,10 +216,6 @@ fn split_result(r: &Value) -> (Value, String, bool) {
     assert_eq!(is_error, !receipt["ok"].as_bool().expect("ok"), "{r}");
     let text = content[1]["text"].as_str().expect("text").to_string();
     (receipt, text, is_error)
-}
-
-fn html(body: &str) -> ResponseTemplate {
-    ResponseTemplate::new(200).set_body_raw(body.as_bytes().to_vec(), "text/html; charset=utf-8")
 }
 
 fn direct_config(dir: &tempfile::TempDir) -> std::path::PathBuf {
@@ -417,11 +386,13 @@ fn mcp_seed_example_fallback_to_backup() {
         Mock::given(method("GET"))
             .and(path("/primary"))
             .respond_with(html(CHALLENGE))
+            .expect(1)
             .mount(&server)
             .await;
         Mock::given(method("GET"))
             .and(path("/backup"))
             .respond_with(html(ARTICLE))
+            .expect(1)
             .mount(&server)
             .await;
     });
@@ -477,6 +448,8 @@ fn mcp_seed_example_fallback_to_backup() {
     assert!(text.contains("Each value in Rust has an owner"), "{text}");
     let (status, _, stderr) = s.finish();
     assert_eq!(status.code(), Some(0), "stderr: {stderr}");
+    // Primary once, backup once.
+    rt.block_on(server.verify());
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //!
 //! The fixtures in tests/fixtures/pdf/ are made by scripts/make-pdf-fixtures.py.
 
-mod common;
+use crate::common;
 
 use common::{assert_envelope, config_file, engine, http_providers, json_out, vetch};
 use serde_json::{json, Value};
@@ -14,8 +14,7 @@ use wiremock::matchers::path;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 fn fixture(name: &str) -> Vec<u8> {
-    let p = format!("{}/tests/fixtures/pdf/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+    crate::common::fixture(&format!("pdf/{name}"))
 }
 
 /// A server with every fixture at `/NAME` as `application/pdf`, and `/octet/NAME` as

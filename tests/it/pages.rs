@@ -2,32 +2,13 @@
 //! pages are still caught after extraction with the detector's marker, and genuine pages are
 //! returned as usable content.
 
-mod common;
+use crate::common;
 
-use common::{engine, http_providers};
+use common::{engine, fixture_dir, http_providers};
 use vetch::model::input::ToolInput;
 use vetch::model::receipt::Outcome;
 use wiremock::matchers::path;
 use wiremock::{Mock, MockServer, ResponseTemplate};
-
-fn fixtures(dir: &str) -> Vec<(String, Vec<u8>)> {
-    let base = format!(
-        "{}/tests/fixtures/interstitial/{dir}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(&base)
-        .unwrap()
-        .map(|e| {
-            let p = e.unwrap().path();
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read(&p).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
-}
 
 fn content_type(name: &str) -> &'static str {
     if name.ends_with(".json") {
@@ -42,7 +23,7 @@ fn content_type(name: &str) -> &'static str {
 async fn serve(dir: &str) -> (MockServer, Vec<String>) {
     let server = MockServer::start().await;
     let mut names = Vec::new();
-    for (name, body) in fixtures(dir) {
+    for (name, body) in fixture_dir(&format!("interstitial/{dir}")) {
         Mock::given(path(format!("/{name}")))
             .respond_with(ResponseTemplate::new(200).set_body_raw(body, content_type(&name)))
             .mount(&server)

@@ -1,7 +1,7 @@
 //! `--help` snapshots of the main commands, so a change to the interface is a visible diff.
-//! Regenerate with `UPDATE_SNAPSHOTS=1 cargo test --test help` and review the diff.
+//! Regenerate with `UPDATE_SNAPSHOTS=1 cargo test --test it help::` and review the diff.
 
-mod common;
+use crate::common;
 
 const CASES: &[(&str, &[&str])] = &[
     ("vetch", &["--help"]),

@@ -1,10 +1,11 @@
 //! The binary as a user and a script see it: exit codes, output modes, config errors,
 //! `tool`, `schema`, `tool-spec`, `providers`, completions and the man page.
 
-mod common;
+use crate::common;
 
 use common::{
     article, assert_envelope, config_file, http_providers, json_out, raw_config_file, vetch,
+    Isolated,
 };
 use predicates::prelude::*;
 use serde_json::Value;
@@ -58,11 +59,18 @@ async fn exit_one_on_failure() {
     );
 }
 
-#[test]
-fn guard_refuses_loopback_without_the_opt_in() {
+#[tokio::test]
+async fn guard_refuses_loopback_without_the_opt_in() {
+    // A live server on loopback: the refused URL makes no request to it.
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200))
+        .expect(0)
+        .mount(&server)
+        .await;
     let cfg = raw_config_file(&http_providers(&["direct"]));
     let out = vetch()
-        .args(["lookup", "http://127.0.0.1:9/", "--config"])
+        .args(["lookup", &format!("{}/", server.uri()), "--config"])
         .arg(cfg.path())
         .assert()
         .code(1);
@@ -531,10 +539,9 @@ async fn batch_ctrl_c_flushes_what_is_done_and_exits_130() {
     use std::process::{Command, Stdio};
     let server = site().await;
     let cfg = config_file(&http_providers(&["direct"]));
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("vetch"))
+    let mut child = crate::common::vetch_process()
         .args(["batch", "--config"])
         .arg(cfg.path())
-        .env_remove("VETCH_CONFIG")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -1095,16 +1102,14 @@ fn tool_on_a_terminal_prints_a_hint() {
         eprintln!("skipped: util-linux `script` (for a pseudo-terminal) is not installed");
         return;
     }
-    let bin = assert_cmd::cargo::cargo_bin("vetch");
+    let bin = crate::common::vetch_bin();
     let out = assert_cmd::Command::new("script")
         .args([
             "-qec",
             &format!("{} tool --compact", bin.display()),
             "/dev/null",
         ])
-        .env("HOME", "/nonexistent-vetch-home")
-        .env_remove("VETCH_CONFIG")
-        .env_remove("XDG_CONFIG_HOME")
+        .isolated()
         // The line, then Ctrl-D: end of input on the terminal.
         .write_stdin("{\"url\": \"ftp://x/\"}\n\u{4}")
         .timeout(std::time::Duration::from_secs(30))
@@ -1133,9 +1138,7 @@ fn have_script() -> bool {
 fn on_a_terminal(command: &str, no_color: bool) -> String {
     let mut c = assert_cmd::Command::new("script");
     c.args(["-qec", command, "/dev/null"])
-        .env("HOME", "/nonexistent-vetch-home")
-        .env_remove("VETCH_CONFIG")
-        .env_remove("XDG_CONFIG_HOME")
+        .isolated()
         .timeout(std::time::Duration::from_secs(60));
     if no_color {
         c.env("NO_COLOR", "1");
@@ -1153,7 +1156,7 @@ async fn human_output_is_coloured_on_a_terminal_unless_no_color() {
     }
     let server = site().await;
     let cfg = config_file(&http_providers(&["direct"]));
-    let bin = assert_cmd::cargo::cargo_bin("vetch");
+    let bin = crate::common::vetch_bin();
     let line = format!(
         "{} lookup {}/good -o human --config {}",
         bin.display(),
@@ -1191,7 +1194,7 @@ async fn batch_progress_goes_to_a_terminal_stderr_and_never_into_stdout() {
         format!("{0}/good\n{0}/down\n{0}/good\n", server.uri()),
     )
     .unwrap();
-    let bin = assert_cmd::cargo::cargo_bin("vetch");
+    let bin = crate::common::vetch_bin();
     let shown = on_a_terminal(
         &format!(
             "{} batch {} --config {} > {}",

@@ -3,7 +3,7 @@
 //! `${ENV}` in a provider's header and URL query; the server echoes the request (URL and
 //! headers) into its pages, and a command provider prints it to stderr and fails.
 
-mod common;
+use crate::common;
 
 use common::{config_file, vetch};
 use wiremock::matchers::path;

@@ -1,10 +1,11 @@
-//! Shared test helpers: an isolated `vetch` command, configs that opt into loopback (the one
+//! Shared test helpers: an isolated `vetch` command (isolated one way, [`Isolated`]), fixtures,
+//! the pages several areas serve, configs that opt into loopback (the one
 //! place tests lift the network guard), in-process engines, and the envelope contract check
 //! used across the suite.
-#![allow(dead_code)]
 
 use std::io::Write;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 use vetch::lookup::Engine;
@@ -13,20 +14,148 @@ use vetch::settings::{Overrides, Settings};
 /// The `[network]` section every loopback test needs: the guard refuses 127.0.0.1 otherwise.
 pub const LOOPBACK_OK: &str = "[network]\nallow_private = true\n";
 
-/// `vetch` with no inherited config: HOME, XDG_CONFIG_HOME and VETCH_CONFIG blanked, and no
-/// proxy variables.
+/// Proxy variables reqwest would honour: a proxy resolves names itself and would bypass the
+/// guard and the local servers, so no spawned command inherits one.
+const PROXY_VARS: &[&str] = &[
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+    "no_proxy",
+];
+
+/// An empty directory that stands in for HOME, XDG_CONFIG_HOME and XDG_CACHE_HOME of every
+/// spawned command. It lives under cargo's per-target temp dir and is never written to, so
+/// no config from the machine running the tests can reach a test.
+fn empty_home() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("vetch-isolated-home");
+        std::fs::create_dir_all(&dir).expect("create the isolated home");
+        assert!(
+            !dir.join("vetch").exists() && !dir.join(".config").exists(),
+            "{} must stay empty",
+            dir.display()
+        );
+        dir
+    })
+}
+
+/// The one way a spawned command is isolated from the machine: HOME, XDG_CONFIG_HOME and
+/// XDG_CACHE_HOME point at an empty directory, VETCH_CONFIG is unset (pointed at a
+/// directory it would be read as the config file) and no proxy variable is inherited. A test
+/// that needs a config passes `--config` or sets one of these itself, after this.
+pub trait Isolated {
+    fn isolated(&mut self) -> &mut Self;
+}
+
+macro_rules! isolate {
+    ($c:expr) => {{
+        let home = empty_home();
+        $c.env("HOME", home)
+            .env("XDG_CONFIG_HOME", home)
+            .env("XDG_CACHE_HOME", home)
+            .env_remove("VETCH_CONFIG");
+        for v in PROXY_VARS {
+            $c.env_remove(v);
+        }
+        $c
+    }};
+}
+
+impl Isolated for std::process::Command {
+    fn isolated(&mut self) -> &mut Self {
+        isolate!(self)
+    }
+}
+
+impl Isolated for assert_cmd::Command {
+    fn isolated(&mut self) -> &mut Self {
+        isolate!(self)
+    }
+}
+
+/// The built `vetch` binary.
+pub fn vetch_bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("vetch")
+}
+
+/// `vetch`, isolated (see [`Isolated`]).
 pub fn vetch() -> assert_cmd::Command {
-    let mut c = assert_cmd::Command::cargo_bin("vetch").expect("binary built");
-    c.env_remove("VETCH_CONFIG")
-        .env("HOME", "/nonexistent-vetch-home")
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("HTTP_PROXY")
-        .env_remove("HTTPS_PROXY")
-        .env_remove("http_proxy")
-        .env_remove("https_proxy")
-        .env_remove("ALL_PROXY");
+    let mut c = assert_cmd::Command::new(vetch_bin());
+    c.isolated();
     c
 }
+
+/// `vetch` as a plain `std::process::Command`, isolated, for tests that drive the child's
+/// pipes or signals themselves.
+pub fn vetch_process() -> std::process::Command {
+    let mut c = std::process::Command::new(vetch_bin());
+    c.isolated();
+    c
+}
+
+/// The bytes of `tests/fixtures/REL`.
+pub fn fixture(rel: &str) -> Vec<u8> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Every file of `tests/fixtures/DIR` as `(file name, bytes)`, sorted by name.
+pub fn fixture_dir(dir: &str) -> Vec<(String, Vec<u8>)> {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(dir);
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(&base)
+        .unwrap_or_else(|e| panic!("{}: {e}", base.display()))
+        .map(|e| {
+            let p = e.expect("dir entry").path();
+            (
+                p.file_name()
+                    .expect("file name")
+                    .to_string_lossy()
+                    .into_owned(),
+                std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// A 200 response with `body` as UTF-8 HTML.
+pub fn html(body: impl Into<String>) -> wiremock::ResponseTemplate {
+    wiremock::ResponseTemplate::new(200)
+        .set_body_raw(body.into().into_bytes(), "text/html; charset=utf-8")
+}
+
+/// A Cloudflare "Just a moment..." challenge page: what a primary that is blocked serves.
+pub const CHALLENGE: &str = r#"<!DOCTYPE html>
+<html lang="en-US">
+<head>
+  <title>Just a moment...</title>
+  <meta http-equiv="Content-Type" content="text/html; charset=UTF-8">
+  <meta name="robots" content="noindex,nofollow">
+</head>
+<body>
+  <div class="main-wrapper" role="main">
+    <div class="main-content">
+      <h1 class="zone-name-title h1">www.example.com</h1>
+      <h2 class="h2" id="challenge-running">Checking if the site connection is secure</h2>
+      <noscript><div class="h2">Enable JavaScript and cookies to continue</div></noscript>
+      <div id="challenge-body-text" class="core-msg spacer">www.example.com needs to review
+      the security of your connection before proceeding.</div>
+    </div>
+  </div>
+  <script>(function(){window._cf_chl_opt={cvId: '3',cZone: "www.example.com",cType: 'managed'};})();</script>
+</body>
+</html>
+"#;
 
 /// A config file with loopback allowed, then `body`.
 pub fn config_file(body: &str) -> tempfile::NamedTempFile {

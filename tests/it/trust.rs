@@ -9,7 +9,7 @@
 //! mode of [`MODES`]. Each output is read the way a reader would: as printed, with Markdown
 //! backslash escapes undone, with HTML entities decoded, and, for JSON, string by string.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

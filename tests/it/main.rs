@@ -1,0 +1,19 @@
+//! The integration suite as one test binary (ripgrep's habit): one link instead of one per
+//! file, and one shared harness in [`common`]. Each module is one area of the contract.
+//!
+//! Run one area with `cargo test --test it cli::`, one test with its full path.
+
+mod common;
+
+mod canary;
+mod cli;
+mod config_example;
+mod faults;
+mod help;
+mod hostile;
+mod lookup;
+mod mcp;
+mod pages;
+mod pdf;
+mod redaction;
+mod trust;
