@@ -209,10 +209,7 @@ pub fn human(
                 [
                     (i + 1).to_string(),
                     a.provider.clone(),
-                    serde_json::to_value(a.outcome)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_string))
-                        .unwrap_or_default(),
+                    a.outcome.as_str().to_string(),
                     a.http_status.map_or("-".into(), |s| s.to_string()),
                     a.elapsed_ms.to_string(),
                     strip_controls(&a.detail).into_owned(),
