@@ -292,26 +292,17 @@ impl Engine {
         let text = match found {
             Some((name, content)) => {
                 let total = content.text.chars().count();
-                if req.start_index >= total {
-                    receipt.failure_reason = Some(FailureReason::InvalidInput);
-                    let why = format!(
-                        "start_index {} is past the end of the content, which is {total} characters long",
-                        req.start_index
-                    );
-                    receipt.failure_detail = Some(why.clone());
-                    receipt.title = content.title;
-                    format!("invalid input: {why}")
-                } else {
-                    let (win, next) = window(&content.text, req.start_index, req.max_chars);
-                    receipt.ok = true;
-                    receipt.provider_used = Some(name);
-                    receipt.content_chars = total as u64;
-                    receipt.content_sha256 = Some(sha256_hex(&content.text));
-                    receipt.next_start_index = next.map(|n| n as u64);
-                    receipt.title = content.title;
-                    receipt.truncated = content.truncated;
-                    win.to_string()
-                }
+                // A window at or past the end is not an error: the content is there, the
+                // window of it is empty, and `content_chars` says where it ends.
+                let (win, next) = window(&content.text, req.start_index, req.max_chars);
+                receipt.ok = true;
+                receipt.provider_used = Some(name);
+                receipt.content_chars = total as u64;
+                receipt.content_sha256 = Some(sha256_hex(&content.text));
+                receipt.next_start_index = next.map(|n| n as u64);
+                receipt.title = content.title;
+                receipt.truncated = content.truncated;
+                win.to_string()
             }
             None => {
                 let reason = if self.providers.is_empty() {

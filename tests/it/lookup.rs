@@ -509,12 +509,25 @@ async fn pagination_windows_and_past_the_end() {
             ..input(&server.uri())
         })
         .await;
-    assert!(!past.receipt.ok);
+    // Past the end: success with an empty window; content_chars says where it ends.
+    assert!(past.receipt.ok, "{:?}", past.receipt);
+    assert_eq!(past.receipt.failure_reason, None);
+    assert_eq!(past.text, "");
+    assert_eq!(past.receipt.content_chars, 1300);
+    assert_eq!(past.receipt.next_start_index, None);
+    let at_end = e
+        .lookup(&ToolInput {
+            start_index: Some(1300),
+            ..input(&server.uri())
+        })
+        .await;
+    assert!(at_end.receipt.ok);
+    assert_eq!(at_end.text, "");
+    assert_eq!(at_end.receipt.next_start_index, None);
     assert_eq!(
-        past.receipt.failure_reason,
-        Some(FailureReason::InvalidInput)
+        at_end.receipt.content_sha256, past.receipt.content_sha256,
+        "the same content is described"
     );
-    assert!(past.text.contains("1300 characters long"), "{}", past.text);
 }
 
 #[tokio::test]
