@@ -59,19 +59,18 @@ fn settings(
 
 /// Build the engine, wiring `-v` diagnostics to the printer.
 fn engine(settings: Settings, printer: &Printer) -> Engine {
-    let verbose = settings.verbose;
+    let verbose = settings.verbose();
     if verbose {
-        printer.diag(&format!("config: {}", settings.config.source));
+        printer.diag(&format!("config: {}", settings.source()));
     }
-    if settings.verbosity >= 2 {
-        let l = &settings.config.lookup;
+    if settings.verbosity() >= 2 {
         printer.diag(&format!(
             "attempt timeout {}s, lookup deadline {}s, user agent '{}'",
-            l.attempt_timeout_secs.as_f64(),
-            l.deadline_secs.as_f64(),
-            settings.config.network.user_agent
+            settings.attempt_timeout().as_secs_f64(),
+            settings.deadline().as_secs_f64(),
+            settings.user_agent()
         ));
-        for p in &settings.providers {
+        for p in settings.providers() {
             if let crate::settings::config::ProviderDetail::Http { headers, .. } = &p.detail {
                 for (name, value) in headers {
                     // Names only for credentials; the printer redacts the rest anyway.
@@ -115,7 +114,7 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<Done, AppError> {
         Command::Tool => tool(&g, layout),
         Command::Batch(b) => {
             let s = settings(&g, &b.providers, b.extract, &b.run)?;
-            let printer = Printer::new(s.redactor.clone(), Layout::Compact);
+            let printer = Printer::new(s.redactor().clone(), Layout::Compact);
             let engine = engine(s, &printer);
             let rt = runtime()?;
             let opts = batch_options(&g, &b);
@@ -131,7 +130,7 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<Done, AppError> {
         }
         Command::Mcp => {
             let s = settings(&g, &[], None, &RunArgs::default())?;
-            let printer = Printer::new(s.redactor.clone(), Layout::Compact);
+            let printer = Printer::new(s.redactor().clone(), Layout::Compact);
             let engine = engine(s, &printer);
             let rt = runtime()?;
             // A session the client ended badly (e.g. no `initialize` first) is the client's
@@ -148,7 +147,7 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<Done, AppError> {
         }
         Command::Providers { json } => {
             let s = settings(&g, &[], None, &RunArgs::default())?;
-            let printer = Printer::new(s.redactor.clone(), layout);
+            let printer = Printer::new(s.redactor().clone(), layout);
             crate::frontends::providers::print(&s, json, &printer);
             Ok(Done::Success)
         }
@@ -195,9 +194,9 @@ fn private_hint(s: &Settings, url: &str) -> bool {
     let Ok(u) = url::Url::parse(url) else {
         return false;
     };
-    let mut open = s.policy.clone();
+    let mut open = s.policy().clone();
     open.allow_private = true;
-    s.policy.check_url(&u, true).is_err() && open.check_url(&u, true).is_ok()
+    s.policy().check_url(&u, true).is_err() && open.check_url(&u, true).is_ok()
 }
 
 /// The stderr line for `-o text` when the window is not the whole content.
@@ -220,7 +219,7 @@ pub fn window_line(
 
 fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<Done, AppError> {
     let s = settings(g, &a.providers, a.extract, &a.run)?;
-    let printer = Printer::new(s.redactor.clone(), layout);
+    let printer = Printer::new(s.redactor().clone(), layout);
     let input = ToolInput {
         url: complete_scheme(&a.url),
         must_contain: a.must_contain.filter(|m| !m.is_empty()),
@@ -230,7 +229,7 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<Done, AppErro
         max_chars: a.max_chars,
     };
     let start_index = s.request(&input).start_index;
-    let max_body = s.config.lookup.max_body_bytes;
+    let max_body = s.max_body_bytes();
     let hint = private_hint(&s, &input.url);
     let engine = engine(s, &printer);
     let rt = runtime()?;
@@ -372,7 +371,7 @@ const TOOL_TERMINAL_HINT: &str = "reading one JSON tool input from stdin (e.g. {
 
 fn tool(g: &GlobalArgs, layout: Layout) -> Result<Done, AppError> {
     let s = settings(g, &[], None, &RunArgs::default())?;
-    let printer = Printer::new(s.redactor.clone(), layout);
+    let printer = Printer::new(s.redactor().clone(), layout);
     let engine = engine(s, &printer);
     {
         use std::io::IsTerminal;

@@ -546,7 +546,7 @@ pub enum SessionEnd {
 
 /// Serve MCP on stdin/stdout until the client closes stdin.
 pub async fn serve(engine: Arc<Engine>, printer: Printer) -> Result<SessionEnd, AppError> {
-    let verbose = engine.settings().verbose;
+    let verbose = engine.settings().verbose();
     let limit = engine.settings().deadline() + std::time::Duration::from_secs(5);
     let in_flight = Arc::new(InFlight::default());
     let server = Server {

@@ -10,7 +10,7 @@ use crate::settings::Settings;
 /// One row per provider, as JSON.
 pub fn rows(s: &Settings) -> serde_json::Value {
     let providers: Vec<serde_json::Value> = s
-        .providers
+        .providers()
         .iter()
         .map(|p| {
             json!({
@@ -23,7 +23,7 @@ pub fn rows(s: &Settings) -> serde_json::Value {
         })
         .collect();
     json!({
-        "config": s.config.source.to_string(),
+        "config": s.source().to_string(),
         "providers_available": s.ready_providers().count(),
         "providers": providers,
     })
@@ -35,14 +35,14 @@ pub fn print(s: &Settings, as_json: bool, printer: &Printer) {
         let _ = printer.json(&rows(s));
         return;
     }
-    let mut out = format!("config: {}\n", s.config.source);
-    if s.providers.is_empty() {
+    let mut out = format!("config: {}\n", s.source());
+    if s.providers().is_empty() {
         out.push_str("no providers configured: every lookup ends no_providers_configured\n");
         let _ = printer.text(&out);
         return;
     }
     let table: Vec<[String; 4]> = s
-        .providers
+        .providers()
         .iter()
         .map(|p| {
             [
@@ -78,7 +78,7 @@ pub fn print(s: &Settings, as_json: bool, printer: &Printer) {
     out.push_str(&format!(
         "{} of {} ready\n",
         s.ready_providers().count(),
-        s.providers.len()
+        s.providers().len()
     ));
     let _ = printer.text(&out);
 }

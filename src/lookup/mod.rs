@@ -84,9 +84,9 @@ impl Engine {
     /// Set up the ready providers. Their HTTP clients are built on first use.
     pub fn new(settings: Arc<Settings>) -> Engine {
         let clients = Arc::new(crate::fetch::provider::Clients::new(
-            settings.policy.clone(),
-            settings.config.network.max_redirects,
-            settings.config.network.user_agent.clone(),
+            settings.policy().clone(),
+            settings.max_redirects(),
+            settings.user_agent().to_string(),
             settings.attempt_timeout(),
         ));
         let providers = settings
@@ -116,7 +116,7 @@ impl Engine {
     }
 
     fn redactor(&self) -> &Redactor {
-        &self.settings.redactor
+        self.settings.redactor()
     }
 
     /// Answer one caller request (bare input or ToolUse) with a tool result.
@@ -157,7 +157,7 @@ impl Engine {
     /// Check the requested URL before any attempt; the only place it is parsed. `Err`'s
     /// Display is the `failure_detail`.
     fn preflight(&self, url: &str) -> Result<CheckedUrl, UrlRejection> {
-        let max = self.settings.config.lookup.max_url_length;
+        let max = self.settings.max_url_length();
         let len = url.chars().count();
         if len > max {
             return Err(UrlRejection::TooLong { len, max });
@@ -174,7 +174,7 @@ impl Engine {
             return Err(UrlRejection::NoHost);
         }
         self.settings
-            .policy
+            .policy()
             .check_url(parsed, true)
             .map_err(UrlRejection::Refused)?;
         Ok(checked)
@@ -195,7 +195,7 @@ impl Engine {
         // provider serializes the parsed URL itself.
         let fetch_url = target.as_given();
         // Keys the caller put in the URL are scrubbed wherever a provider echoes them.
-        let redactor = Arc::new(self.settings.redactor.with_url_secrets(&req.url));
+        let redactor = Arc::new(self.settings.redactor().with_url_secrets(&req.url));
         let deadline = start + self.settings.deadline();
         let attempt_timeout = self.settings.attempt_timeout();
         let budget = (req.max_attempts as usize).min(self.providers.len());
@@ -219,7 +219,7 @@ impl Engine {
                 p.name,
                 p.kind().as_str()
             ));
-            if self.settings.verbosity >= 2 {
+            if self.settings.verbosity() >= 2 {
                 self.say(&self.request_line(&p.name, fetch_url, allowed));
             }
             let result = match p
@@ -227,7 +227,7 @@ impl Engine {
                     &target,
                     attempt_deadline,
                     allowed,
-                    self.settings.config.lookup.max_body_bytes,
+                    self.settings.max_body_bytes(),
                     &redactor,
                 )
                 .await
@@ -327,7 +327,7 @@ impl Engine {
     /// `-vv`: what an attempt is about to send (the printer redacts it).
     fn request_line(&self, name: &str, url: &str, allowed: Duration) -> String {
         use crate::settings::config::ProviderDetail;
-        let spec = self.settings.providers.iter().find(|s| s.name == name);
+        let spec = self.settings.providers().iter().find(|s| s.name == name);
         let what = match spec.map(|s| &s.detail) {
             Some(ProviderDetail::Template {
                 url: template,
@@ -361,8 +361,8 @@ impl Engine {
     /// and its reason, or that the config file has none.
     fn why_no_provider(&self) -> String {
         let s = &self.settings;
-        if s.providers.is_empty() {
-            return match &s.config.source {
+        if s.providers().is_empty() {
+            return match &s.source() {
                 crate::settings::config::ConfigSource::File(p) => format!(
                     "the config file {} has no [[providers]]; the built-in `direct` applies only when no config file is found",
                     p.display()
@@ -370,7 +370,7 @@ impl Engine {
                 crate::settings::config::ConfigSource::BuiltIn => "no providers are configured".into(),
             };
         }
-        s.providers
+        s.providers()
             .iter()
             .map(|p| match &p.ready {
                 Err(why) => format!("{}: {why}", p.name),
@@ -391,12 +391,12 @@ impl Engine {
         let job = Job {
             fetched: payload.fetched,
             unpack: payload.unpack,
-            mode: self.settings.extract,
+            mode: self.settings.extract(),
             redactor,
             must_contain: req.must_contain.clone(),
             min_chars: req.min_chars,
             url: url.to_string(),
-            max_pdf_pages: self.settings.config.lookup.max_pdf_pages,
+            max_pdf_pages: self.settings.max_pdf_pages(),
             cancel: Arc::new(AtomicBool::new(false)),
         };
         // Extraction is CPU work on untrusted input: keep it off the async workers, and turn

@@ -38,17 +38,19 @@ pub struct Overrides {
 #[error("{0}")]
 pub struct UsageError(pub String);
 
+/// Everything a run needs, derived once from the config and the flags. Fields are private:
+/// callers read what was derived (limits, policy, providers, extract mode, redactor)
+/// through the methods below, never the raw file.
 #[derive(Debug, Clone)]
 pub struct Settings {
-    pub config: Config,
+    config: Config,
     /// The providers to use, in order (after `--provider` selection), ready or not.
-    pub providers: Vec<ProviderSpec>,
-    pub policy: NetworkPolicy,
-    pub extract: ExtractMode,
-    pub verbose: bool,
-    /// 2 or more with `-vv`: request lines and timings too.
-    pub verbosity: u8,
-    pub redactor: Arc<Redactor>,
+    providers: Vec<ProviderSpec>,
+    policy: NetworkPolicy,
+    extract: ExtractMode,
+    /// 1 with `-v`, 2 or more with `-vv` (request lines and timings too).
+    verbosity: u8,
+    redactor: Arc<Redactor>,
 }
 
 /// A lookup request with every model-facing number clamped into the operator's ranges.
@@ -178,7 +180,6 @@ impl Settings {
             providers,
             policy,
             extract,
-            verbose: o.verbose > 0,
             verbosity: o.verbose,
             redactor: Arc::new(redactor),
             config,
@@ -186,6 +187,66 @@ impl Settings {
     }
 
     /// The ready providers, in order.
+    /// Where the config came from (a file, or the built-in default).
+    pub fn source(&self) -> &crate::settings::config::ConfigSource {
+        &self.config.source
+    }
+
+    /// The providers to use, in order (after `--provider` selection), ready or not.
+    pub fn providers(&self) -> &[ProviderSpec] {
+        &self.providers
+    }
+
+    /// The network policy (guard) for every connection.
+    pub fn policy(&self) -> &NetworkPolicy {
+        &self.policy
+    }
+
+    /// How bodies are turned into text.
+    pub fn extract(&self) -> ExtractMode {
+        self.extract
+    }
+
+    /// `-v` or more: diagnostics on stderr.
+    pub fn verbose(&self) -> bool {
+        self.verbosity >= 1
+    }
+
+    /// 0 quiet, 1 with `-v`, 2 or more with `-vv`.
+    pub fn verbosity(&self) -> u8 {
+        self.verbosity
+    }
+
+    /// The redactor, with every configured secret registered.
+    pub fn redactor(&self) -> &Arc<Redactor> {
+        &self.redactor
+    }
+
+    /// The body cap, counted after decompression.
+    pub fn max_body_bytes(&self) -> u64 {
+        self.config.lookup.max_body_bytes
+    }
+
+    /// The longest requested URL accepted, in characters.
+    pub fn max_url_length(&self) -> usize {
+        self.config.lookup.max_url_length
+    }
+
+    /// At most this many PDF pages are read.
+    pub fn max_pdf_pages(&self) -> usize {
+        self.config.lookup.max_pdf_pages
+    }
+
+    /// The User-Agent for http and template providers (VERSION substituted).
+    pub fn user_agent(&self) -> &str {
+        &self.config.network.user_agent
+    }
+
+    /// Most redirects followed per attempt.
+    pub fn max_redirects(&self) -> usize {
+        self.config.network.max_redirects
+    }
+
     pub fn ready_providers(&self) -> impl Iterator<Item = &ProviderSpec> {
         self.providers.iter().filter(|p| p.ready.is_ok())
     }
@@ -317,7 +378,7 @@ mod tests {
         assert_eq!(s.attempt_timeout(), Duration::from_millis(2500));
         assert_eq!(s.deadline(), Duration::from_secs(7));
         assert_eq!(s.config.network.user_agent, "cli/2");
-        assert!(s.verbose && s.verbosity == 2);
+        assert!(s.verbose() && s.verbosity() == 2);
         let ProviderDetail::Http {
             headers,
             user_agent,
