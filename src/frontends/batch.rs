@@ -352,10 +352,8 @@ impl BatchReport {
     pub fn done(&self) -> Done {
         if self.interrupted {
             Done::Interrupted
-        } else if self.failed == 0 && !self.input_failed {
-            Done::Success
         } else {
-            Done::Failure
+            Done::from_ok(self.failed == 0 && !self.input_failed)
         }
     }
 }
