@@ -39,6 +39,7 @@ use crate::lookup::Engine;
 use crate::model::input::{Request, ToolInput};
 use crate::model::receipt::{clip_chars, ToolResult};
 use crate::model::spec;
+use crate::redact::controls::{strip_controls, strip_controls_json};
 
 /// Longest echo of a client-sent tool name in an error message, in characters.
 const MAX_ECHO_CHARS: usize = 80;
@@ -402,14 +403,16 @@ pub fn call_tool_result(
     })?;
     let mut structured = structured;
     redactor.redact_json_value(&mut structured);
+    strip_controls_json(&mut structured);
     // Both constructors put `structured` as compact JSON text in content[0].
     let mut out = if result.is_success() {
         CallToolResult::structured(structured)
     } else {
         CallToolResult::structured_error(structured)
     };
-    out.content
-        .push(ContentBlock::text(redactor.redact_text(result.text())));
+    out.content.push(ContentBlock::text(
+        strip_controls(&redactor.redact_text(result.text())).into_owned(),
+    ));
     Ok(out)
 }
 
@@ -437,7 +440,10 @@ impl Server {
             }
         };
         if name != spec::TOOL_NAME {
-            let name = clip_chars(&self.printer.redactor().redact_text(name), MAX_ECHO_CHARS);
+            let name = clip_chars(
+                &strip_controls(&self.printer.redactor().redact_text(name)),
+                MAX_ECHO_CHARS,
+            );
             return Err(ErrorData::invalid_params(
                 format!(
                     "unknown tool '{name}'; this server has one tool: {}",
@@ -510,7 +516,10 @@ impl ServerHandler for Server {
                 ErrorCode::METHOD_NOT_FOUND,
                 format!(
                     "method not found: {}",
-                    clip_chars(&request.method, MAX_ECHO_CHARS)
+                    clip_chars(
+                        &strip_controls(&self.printer.redactor().redact_text(&request.method)),
+                        MAX_ECHO_CHARS
+                    )
                 ),
                 None,
             ));

@@ -372,10 +372,26 @@ fn mcp_session_lists_calls_and_survives_bad_input() {
     let list = s.result(11);
     assert_eq!(list["tools"][0]["name"], TOOL);
 
+    // an unknown tool name is echoed redacted and without control characters
+    let token = "ghp_Q0x00Wk3VZabcdefghijklmnopqrstuvwxyz01";
+    s.request(
+        12,
+        "tools/call",
+        json!({"name": format!("\u{1b}]52;c;{token}\u{7}x\u{1b}[2J"), "arguments": {}}),
+    );
+    let v = s.response(12);
+    let message = v["error"]["message"].as_str().unwrap_or("");
+    assert_eq!(v["error"]["code"], -32602, "{v}");
+    assert!(!message.contains(token), "{v}");
+    assert!(
+        !message.contains('\u{1b}') && !message.contains('\u{7}'),
+        "{v}"
+    );
+
     let (status, lines, stderr) = s.finish();
     assert_eq!(status.code(), Some(0), "exit status; stderr: {stderr}");
     // one frame per request, nothing else (the garbage line is not answered)
-    assert_eq!(lines.len(), 11, "{lines:#?}");
+    assert_eq!(lines.len(), 12, "{lines:#?}");
 }
 
 #[test]
