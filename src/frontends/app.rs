@@ -235,9 +235,11 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<Done, AppErro
     let rt = runtime()?;
     let result = rt.block_on(engine.lookup(&input));
     let ok = result.receipt.ok;
-    let refused = hint
-        && result.receipt.failure_reason
-            == Some(crate::model::receipt::FailureReason::InvalidInput);
+    let refused = !ok
+        && ((hint
+            && result.receipt.failure_reason
+                == Some(crate::model::receipt::FailureReason::InvalidInput))
+            || result.refused_private);
     let _ = match a.output {
         OutputFormat::ToolResult | OutputFormat::Receipt => {
             if refused {

@@ -43,6 +43,10 @@ pub struct Lookup {
     pub receipt: Receipt,
     /// The content window on success, one failure line otherwise. Redacted.
     pub text: String,
+    /// An attempt was refused by the guard for an address that `allow_private` would let
+    /// through (never cloud metadata). For the operator's hint on stderr; never part of
+    /// what the model sees.
+    pub refused_private: bool,
 }
 
 impl Lookup {
@@ -151,6 +155,7 @@ impl Engine {
         Lookup {
             receipt,
             text: format!("invalid input: {detail}"),
+            refused_private: false,
         }
     }
 
@@ -203,6 +208,7 @@ impl Engine {
         let mut log: Vec<AttemptRecord> = Vec::new();
         let mut found: Option<(String, Content)> = None;
         let mut deadline_hit = false;
+        let mut refused_private = false;
         for (i, p) in self.providers.iter().take(budget).enumerate() {
             let now = Instant::now();
             if now >= deadline {
@@ -250,6 +256,9 @@ impl Engine {
                 Err(f) => Err(f),
             };
             let elapsed = millis(now.elapsed());
+            if let Err(f) = &result {
+                refused_private |= lifted_by_allow_private(&f.kind);
+            }
             // The one place a failure becomes words.
             let (outcome, http_status, detail) = match &result {
                 Ok(c) => (Outcome::Ok, c.http_status, "usable content".to_string()),
@@ -321,7 +330,11 @@ impl Engine {
             }
         };
         receipt.elapsed_ms = millis(start.elapsed());
-        Lookup { receipt, text }
+        Lookup {
+            receipt,
+            text,
+            refused_private,
+        }
     }
 
     /// `-vv`: what an attempt is about to send (the printer redacts it).
@@ -596,6 +609,17 @@ impl Job {
             http_status: status,
         })
     }
+}
+
+/// A refusal that `allow_private` lifts: a private, loopback or other local address (a
+/// name that resolved to one, or a redirect hop to one), never cloud metadata.
+fn lifted_by_allow_private(kind: &FailureKind) -> bool {
+    use crate::model::failure::{AddrClass, RedirectError};
+    let refusal = match kind {
+        FailureKind::Blocked(r) | FailureKind::Redirect(RedirectError::Refused(r)) => r,
+        _ => return false,
+    };
+    refusal.class().is_some_and(|c| c != AddrClass::Metadata)
 }
 
 /// One line saying what failed, for `content[1]` and `-o text` on stderr.

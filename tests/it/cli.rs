@@ -635,6 +635,72 @@ fn url_without_scheme_gets_https_and_refused_local_host_hints_allow_private() {
     assert!(!stderr_of(&out).contains("--allow-private"));
 }
 
+#[tokio::test]
+async fn redirect_to_a_refused_local_address_hints_allow_private_on_stderr_only() {
+    // The first hop is exempt by name; its redirect to another loopback address is refused
+    // as an attempt (not before it), and the operator still gets the hint.
+    let server = MockServer::start().await;
+    Mock::given(path("/hop"))
+        .respond_with(
+            ResponseTemplate::new(302).insert_header("Location", "http://127.0.0.2:9/inside"),
+        )
+        .expect(2)
+        .mount(&server)
+        .await;
+    Mock::given(path("/meta"))
+        .respond_with(
+            ResponseTemplate::new(302)
+                .insert_header("Location", "http://169.254.169.254/latest/meta-data/"),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let cfg = raw_config_file(&format!(
+        "[network]\nallow_private_hosts = [\"127.0.0.1\"]\n{}",
+        http_providers(&["direct"])
+    ));
+    let out = vetch()
+        .args([
+            "lookup",
+            &format!("{}/hop", server.uri()),
+            "-o",
+            "text",
+            "--config",
+        ])
+        .arg(cfg.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::is_empty());
+    let err = stderr_of(&out);
+    assert!(err.contains("blocked: redirect to"), "{err}");
+    assert!(
+        err.contains("(pass --allow-private for local addresses)"),
+        "{err}"
+    );
+    // In the tool result the model sees, no hint.
+    let out = vetch()
+        .args(["lookup", &format!("{}/hop", server.uri()), "--config"])
+        .arg(cfg.path())
+        .assert()
+        .code(1);
+    assert!(!stdout_of(&out).contains("--allow-private"));
+    // A hop to cloud metadata stays refused whatever the flag: no hint that would not help.
+    let out = vetch()
+        .args([
+            "lookup",
+            &format!("{}/meta", server.uri()),
+            "-o",
+            "text",
+            "--config",
+        ])
+        .arg(cfg.path())
+        .assert()
+        .code(1);
+    let err = stderr_of(&out);
+    assert!(err.contains("blocked"), "{err}");
+    assert!(!err.contains("--allow-private"), "{err}");
+}
+
 #[test]
 fn tool_input_still_needs_a_scheme() {
     let out = vetch()
