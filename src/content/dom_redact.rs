@@ -8,7 +8,7 @@
 //! - the text of each *inline run* (the text nodes between two block boundaries, across
 //!   inline elements such as `<b>`, `<code>` or `<a>`), concatenated the way a reader reads
 //!   it, with entities already decoded by the parser; a change is mapped back onto the
-//!   run's text nodes (see [`redact_run`]);
+//!   run's text nodes (see `redact_run`);
 //! - every attribute value the writers can print ([`PRINTED_ATTRS`]): link targets and
 //!   image sources (as URLs), tooltips and alt text (as text).
 //!

@@ -116,7 +116,7 @@ pub fn extract(body: &str, kind: BodyKind, mode: ExtractMode, base_url: Option<&
 }
 
 /// [`extract`], with every text run and printable attribute value of an HTML page redacted
-/// on the parsed tree before Markdown or text is written (see [`crate::dom_redact`]), so
+/// on the parsed tree before Markdown or text is written (see [`crate::content::dom_redact`]), so
 /// no escape or markup the writers add can split a token. The caller still redacts the
 /// result (raw bodies, JSON and other text are not touched here).
 pub fn extract_redacted(

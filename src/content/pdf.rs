@@ -14,7 +14,7 @@
 //! - the document title, from the info dictionary or else the XMP metadata.
 //!
 //! It must never panic and never print: a panic inside the parser is caught, reported as
-//! [`PdfFailure::Malformed`], and kept off stderr (see [`silence_parser_panics`]).
+//! [`PdfFailure::Malformed`], and kept off stderr (see `silence_parser_panics`).
 
 use std::cell::Cell;
 use std::collections::HashSet;

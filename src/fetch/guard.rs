@@ -219,7 +219,7 @@ const WILDCARD_DNS: [&str; 4] = ["nip.io", "sslip.io", "xip.io", "traefik.me"];
 
 /// True when `host` (any case, trailing dot ignored) is `localhost`, a subdomain of it,
 /// another conventional name for this machine, or a name under a domain that is local by
-/// definition (see [`LOCAL_DOMAINS`]). Decided without DNS.
+/// definition (see `LOCAL_DOMAINS`). Decided without DNS.
 pub fn is_local_name(host: &str) -> bool {
     let name = normalize_name(host);
     LOCAL_NAMES

@@ -158,7 +158,7 @@ const TOO_LARGE_METHOD: &str = "vetch/request_too_large";
 /// Stdin with a bound on each line. The bytes of a line pass through until it grows past
 /// `limit`; then the part already passed is ended with `!\n` (so it cannot parse), the rest
 /// of the line is read and dropped, and in its place comes one small line that rmcp
-/// answers with a JSON-RPC error: a request for [`TOO_LARGE_METHOD`] carrying the
+/// answers with a JSON-RPC error: a request for `TOO_LARGE_METHOD` carrying the
 /// original id when the line's head shows one, else JSON that is not JSON-RPC (answered
 /// `-32600` with a null id). `report` says so on stderr.
 pub struct LineLimit<R> {
