@@ -11,8 +11,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use vetch::content::extract::{
-    extract, extract_redacted, extract_with_limit, BodyKind, ExtractMode, READABILITY_MAX_BYTES,
+    extract, extract_redacted, extract_with_limit, READABILITY_MAX_BYTES,
 };
+use vetch::model::kinds::{BodyKind, ExtractMode};
 use vetch::redact::Redactor;
 
 fn section(out: &mut String, i: usize) {

@@ -280,15 +280,14 @@ impl Redactor {
         let body_len = whole.trim_end().len();
         if body_len < whole.len() {
             let (body, ws) = whole.split_at(body_len);
-            return format!("{}{ws}", self.redact_cut_tail(body));
+            return format!("{}{ws}", self.redact_cut_tail(body.to_string()));
         }
-        self.redact_cut_tail(&whole)
+        self.redact_cut_tail(whole)
     }
 
     /// [`redact_truncated_tail`](Self::redact_truncated_tail) on an already redacted text
     /// that ends where the cut was.
-    fn redact_cut_tail(&self, whole: &str) -> String {
-        let whole = whole.to_string();
+    fn redact_cut_tail(&self, whole: String) -> String {
         let ends_in_token = whole.ends_with(|c: char| {
             c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '+' | '/' | '=')
         });

@@ -48,7 +48,7 @@ use htmd::{Element, HtmlToMarkdown};
 
 use crate::redact::Redactor;
 
-pub use crate::model::kinds::{BodyKind, ExtractMode};
+use crate::model::kinds::{BodyKind, ExtractMode};
 
 /// The result of [`extract`].
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -71,7 +71,7 @@ fn engine(settings: Settings, printer: &Printer) -> Engine {
             settings.user_agent()
         ));
         for p in settings.providers() {
-            if let crate::settings::config::ProviderDetail::Http { headers, .. } = &p.detail {
+            if let crate::fetch::spec::ProviderDetail::Http { headers, .. } = &p.detail {
                 for (name, value) in headers {
                     // Names only for credentials; the printer redacts the rest anyway.
                     let shown = if crate::settings::sensitive_header(name) {

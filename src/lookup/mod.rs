@@ -13,12 +13,13 @@ use sha2::{Digest, Sha256};
 use tokio::time::Instant;
 
 use crate::content::decode::{decode_body, DecodeError};
-use crate::content::extract::{extract_redacted, looks_like_html, BodyKind, ExtractMode};
+use crate::content::extract::{extract_redacted, looks_like_html};
 use crate::fetch::http::{Failure, Fetched};
 use crate::fetch::provider::{Payload, Provider, Unpack};
 use crate::model::checked_url::CheckedUrl;
 use crate::model::failure::{FailureKind, TimeoutPhase, UrlRejection};
 use crate::model::input::{Request, ToolInput};
+use crate::model::kinds::{BodyKind, ExtractMode};
 use crate::model::receipt::{
     clip_chars, AttemptRecord, FailureReason, Outcome, Receipt, ToolResult, MAX_DETAIL_CHARS,
 };
@@ -339,7 +340,7 @@ impl Engine {
 
     /// `-vv`: what an attempt is about to send (the printer redacts it).
     fn request_line(&self, name: &str, url: &str, allowed: Duration) -> String {
-        use crate::settings::config::ProviderDetail;
+        use crate::fetch::spec::ProviderDetail;
         let spec = self.settings.providers().iter().find(|s| s.name == name);
         let what = match spec.map(|s| &s.detail) {
             Some(ProviderDetail::Template {
@@ -348,7 +349,7 @@ impl Engine {
                 ..
             }) => format!(
                 "{} {}",
-                if *method == crate::settings::config::Method::Post {
+                if *method == crate::fetch::spec::Method::Post {
                     "POST"
                 } else {
                     "GET"

@@ -6,8 +6,8 @@
 //! ignored. Secret values expanded from the environment are collected so the redactor can
 //! scrub them; they are never put into an error message.
 
-pub use crate::fetch::spec::{Method, ProviderDetail, ProviderKind, ProviderSpec, ResponseKind};
-pub use crate::model::secret::Secret;
+use crate::fetch::spec::{Method, ProviderDetail, ProviderKind, ProviderSpec, ResponseKind};
+use crate::model::secret::Secret;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};

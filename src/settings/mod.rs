@@ -9,10 +9,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::fetch::guard::NetworkPolicy;
+use crate::fetch::spec::{ProviderDetail, ProviderSpec};
 use crate::model::input::ToolInput;
 use crate::model::kinds::ExtractMode;
 use crate::redact::Redactor;
-use crate::settings::config::{Config, ProviderDetail, ProviderSpec};
+use crate::settings::config::Config;
 
 /// What the operator said on the command line that changes the config.
 #[derive(Debug, Clone, Default)]
@@ -114,7 +115,7 @@ impl Settings {
                         headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
                         headers.push((
                             name.clone(),
-                            crate::settings::config::Secret::new(value.clone()),
+                            crate::model::secret::Secret::new(value.clone()),
                         ));
                     }
                     if o.user_agent.is_some() {
@@ -349,11 +350,11 @@ mod tests {
         {
             headers.push((
                 "x-keep".into(),
-                crate::settings::config::Secret::new("1".into()),
+                crate::model::secret::Secret::new("1".into()),
             ));
             headers.push((
                 "Accept".into(),
-                crate::settings::config::Secret::new("old".into()),
+                crate::model::secret::Secret::new("old".into()),
             ));
             *user_agent = Some("per-provider/1".into());
         }

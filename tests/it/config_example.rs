@@ -1,7 +1,8 @@
 //! `config.example.toml` is the operator's manual: it must parse as it stands, and every
 //! commented-out recipe must parse once uncommented (with its variables set to dummies).
 
-use vetch::settings::config::{parse, ConfigSource, ProviderKind};
+use vetch::fetch::spec::ProviderKind;
+use vetch::settings::config::{parse, ConfigSource};
 
 fn example() -> String {
     std::fs::read_to_string(format!(
