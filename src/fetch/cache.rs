@@ -408,7 +408,20 @@ impl HttpCache {
         stored: Stored,
         headers: &HeaderMap,
     ) -> Option<(Stored, Option<Pending>)> {
-        let res = self.policy_response(304, headers, false);
+        let mut res = self.policy_response(304, headers, false);
+        // A 304 need not repeat the validators; one that names none answers the request
+        // this cache made from its one stored copy, so it speaks of that copy.
+        if !res.headers.contains_key("etag") && !res.headers.contains_key("last-modified") {
+            let stored_validators = [
+                ("etag", stored.head.etag.as_deref()),
+                ("last-modified", stored.head.last_modified.as_deref()),
+            ];
+            for (name, v) in stored_validators {
+                if let Some(v) = v.and_then(|v| HeaderValue::from_str(v).ok()) {
+                    res.headers.insert(HeaderName::from_static(name), v);
+                }
+            }
+        }
         match stored
             .head
             .policy
@@ -811,7 +824,9 @@ mod tests {
             panic!()
         };
         let other = headers(&[("etag", "\"v2\"")]);
-        assert!(c.not_modified(&k, &req, stored, &other).is_none());
+        assert!(c.not_modified(&k, &req, stored.clone(), &other).is_none());
+        // A 304 that names no validator speaks of the copy the request was made from.
+        assert!(c.not_modified(&k, &req, stored, &headers(&[])).is_some());
     }
 
     #[test]
