@@ -44,19 +44,19 @@ pub struct CacheConfig {
 #[derive(Debug)]
 pub struct HttpCache {
     cfg: CacheConfig,
-    size: Mutex<SizeState>,
+    /// Serializes this process's updates of the size ledger.
+    ledger: Mutex<()>,
 }
 
-/// What this process knows of the cache's size: scanned at the first write, then counted,
-/// and scanned again now and then to see other processes' writes.
-#[derive(Debug, Default)]
-struct SizeState {
-    known: Option<u64>,
-    writes: u32,
-}
+/// Writes between two exact measurements of the cache (a listing of the whole index):
+/// in between, the size ledger is counted up, so a write costs O(1), not O(entries).
+const RESCAN_EVERY: u64 = 256;
 
-/// Writes between two scans of the whole index (other processes write too).
-const RESCAN_EVERY: u32 = 256;
+/// The size ledger: `BYTES WRITES`, the cache's size as last measured plus what was
+/// written since, and the writes counted. Replaced by rename, so it is always whole;
+/// two processes updating it at the same instant may lose one's count until the next
+/// measurement (it is an estimate that the rescans correct).
+const LEDGER: &str = "size-v1";
 
 /// What an `http` or `template` provider is about to send, as the cache sees it.
 #[derive(Debug, Clone, Copy)]
@@ -245,7 +245,7 @@ impl HttpCache {
     pub fn new(cfg: CacheConfig) -> HttpCache {
         HttpCache {
             cfg,
-            size: Mutex::new(SizeState::default()),
+            ledger: Mutex::new(()),
         }
     }
 
@@ -491,21 +491,47 @@ impl HttpCache {
         self.account(bytes.len() as u64);
     }
 
+    /// Count a write in the ledger; measure now and then, and evict when over the cap.
     fn account(&self, written: u64) {
-        let mut st = match self.size.lock() {
+        let _guard = match self.ledger.lock() {
             Ok(g) => g,
             Err(p) => p.into_inner(),
         };
-        st.writes = st.writes.wrapping_add(1);
-        let total = match st.known {
-            Some(k) if st.writes % RESCAN_EVERY != 0 => k.saturating_add(written),
-            _ => list(&self.cfg.dir).iter().map(|e| e.size as u64).sum(),
+        let dir = &self.cfg.dir;
+        let path = dir.join(LEDGER);
+        let (known, writes) = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|t| {
+                let mut it = t.split_whitespace().map(str::parse::<u64>);
+                Some((it.next()?.ok()?, it.next()?.ok()?))
+            })
+            .map_or((None, 0), |(b, w)| (Some(b), w));
+        let writes = writes.saturating_add(1);
+        let total = match known {
+            Some(k) if writes % RESCAN_EVERY != 0 => k.saturating_add(written),
+            _ => list(dir).iter().map(|e| e.size as u64).sum(),
         };
-        st.known = Some(if total > self.cfg.max_bytes {
-            evict(&self.cfg.dir, self.cfg.max_bytes / 10 * 9)
+        let total = if total > self.cfg.max_bytes {
+            evict(dir, self.cfg.max_bytes / 10 * 9)
         } else {
             total
+        };
+        let tmp = dir.join(format!("{LEDGER}.{}.tmp", std::process::id()));
+        let mut o = std::fs::OpenOptions::new();
+        o.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.mode(0o600);
+        }
+        let ok = o.open(&tmp).and_then(|mut f| {
+            std::io::Write::write_all(&mut f, format!("{total} {writes}\n").as_bytes())
         });
+        if ok.is_ok() {
+            let _ = std::fs::rename(&tmp, &path);
+        } else {
+            let _ = std::fs::remove_file(&tmp);
+        }
     }
 }
 
@@ -669,17 +695,19 @@ pub fn info(dir: &Path) -> CacheInfo {
     }
 }
 
-/// The folders cacache writes; `clear` removes these and nothing else, so a cache dir
-/// pointed at a folder that holds other files never loses them.
-const STORE_PARTS: &[&str] = &["content-v2", "index-v5", "tmp"];
+/// The folders cacache writes (and the size ledger); `clear` removes these and nothing
+/// else, so a cache dir pointed at a folder that holds other files never loses them.
+const STORE_PARTS: &[&str] = &["content-v2", "index-v5", "tmp", LEDGER];
 
 /// Empty the cache; returns what was there.
 pub fn clear(dir: &Path) -> std::io::Result<CacheInfo> {
     let before = info(dir);
     for part in STORE_PARTS {
         let p = dir.join(part);
-        if p.exists() {
+        if p.is_dir() {
             std::fs::remove_dir_all(&p)?;
+        } else if p.exists() {
+            std::fs::remove_file(&p)?;
         }
     }
     Ok(before)
