@@ -14,20 +14,20 @@ now() { date +%s.%N; }
 floor=$(python3 -c "print($N * 0.020 / $C)")
 
 t0=$(now)
-$VETCH --allow-private batch --concurrency "$C" --per-host 4 "$URLS" >/tmp/vetch-batch.out || true
+$VETCH --allow-private batch --no-cache --concurrency "$C" --per-host 4 "$URLS" >/tmp/vetch-batch.out || true
 t1=$(now)
 batch=$(python3 -c "print($t1 - $t0)")
 ok=$(grep -c '"status":"success"' /tmp/vetch-batch.out || true)
-rss=$(measure $VETCH --allow-private batch --concurrency "$C" --per-host 4 "$URLS")
+rss=$(measure $VETCH --allow-private batch --no-cache --concurrency "$C" --per-host 4 "$URLS")
 
 # The same with extraction off: how much of the batch is extraction CPU.
 t0=$(now)
-$VETCH --allow-private batch --concurrency "$C" --per-host 4 --extract raw "$URLS" >/dev/null || true
+$VETCH --allow-private batch --no-cache --concurrency "$C" --per-host 4 --extract raw "$URLS" >/dev/null || true
 t1=$(now)
 raw=$(python3 -c "print($t1 - $t0)")
 
 t0=$(now)
-xargs -P "$C" -n 1 $VETCH --allow-private lookup --compact <"$URLS" >/dev/null 2>&1 || true
+xargs -P "$C" -n 1 $VETCH --allow-private lookup --no-cache --compact <"$URLS" >/dev/null 2>&1 || true
 t1=$(now)
 procs=$(python3 -c "print($t1 - $t0)")
 
@@ -61,6 +61,6 @@ for _ in range(20):
 print(statistics.median(runs))
 PY
 }
-v=$(single $VETCH --allow-private lookup --compact "http://127.0.0.1:$P/page100k")
+v=$(single $VETCH --allow-private lookup --no-cache --compact "http://127.0.0.1:$P/page100k")
 k=$(single curl -s "http://127.0.0.1:$P/page100k")
 python3 -c "v,k=$v,$k; print(f'one lookup of a 100 KB page: vetch {v*1000:.1f} ms, curl {k*1000:.1f} ms (median of 20), ratio {v/k:.2f}x')"

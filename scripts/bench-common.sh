@@ -4,6 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -n "${VETCH_SKIP_BUILD:-}" ] || cargo build --release --quiet --bin vetch --example bench_server
 VETCH=./target/release/vetch
+# The HTTP cache is on by default: benchmarks never read or fill the user's own, and the
+# throughput scripts pass --no-cache so that they keep measuring fetches.
+export XDG_CACHE_HOME=${BENCH_CACHE_HOME:-$(mktemp -d)}
 SERVER_OUT=$(mktemp)
 start_server() { # $1 = number of ports, $2 = delay in ms
   ./target/release/examples/bench_server "$1" "$2" >"$SERVER_OUT" &

@@ -12,6 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -n "${VETCH_SKIP_BUILD:-}" ] || cargo build --release --quiet --bin vetch
 VETCH=${VETCH_BIN:-./target/release/vetch}
+export XDG_CACHE_HOME=$(mktemp -d)  # never the user's HTTP cache
 DIR=$(mktemp -d)
 trap 'kill ${SERVER_PID:-0} 2>/dev/null || true; rm -rf "$DIR"' EXIT
 

@@ -212,6 +212,28 @@ pub async fn send(
     budget: Duration,
     max_body: u64,
 ) -> Result<(Fetched, String), Failure> {
+    send_landed(req, deadline, budget, max_body, false)
+        .await
+        .map(|l| (l.fetched, l.final_url))
+}
+
+/// A response that landed, with the headers the cache needs.
+#[derive(Debug)]
+pub struct Landed {
+    pub fetched: Fetched,
+    pub final_url: String,
+    pub headers: reqwest::header::HeaderMap,
+}
+
+/// [`send`], keeping the response headers; with `not_modified_ok` a `304` (the answer to
+/// a conditional request the cache made) is a landing with an empty body, not a failure.
+pub async fn send_landed(
+    req: reqwest::RequestBuilder,
+    deadline: Instant,
+    budget: Duration,
+    max_body: u64,
+    not_modified_ok: bool,
+) -> Result<Landed, Failure> {
     let mut resp = match tokio::time::timeout_at(deadline, req.send()).await {
         Err(_) => {
             return Err(Failure::new(FailureKind::Timeout {
@@ -238,6 +260,18 @@ pub async fn send(
             });
         }
     }
+    if not_modified_ok && status == reqwest::StatusCode::NOT_MODIFIED {
+        return Ok(Landed {
+            fetched: Fetched {
+                http_status: code,
+                content_type: None,
+                body: Vec::new(),
+                truncated: false,
+            },
+            final_url: resp.url().to_string(),
+            headers: resp.headers().clone(),
+        });
+    }
     if !status.is_success() {
         let retry_after = resp
             .headers()
@@ -255,6 +289,7 @@ pub async fn send(
         });
     }
     let final_url = resp.url().to_string();
+    let headers = resp.headers().clone();
     let content_type = resp
         .headers()
         .get(reqwest::header::CONTENT_TYPE)
@@ -305,15 +340,16 @@ pub async fn send(
             }
         }
     }
-    Ok((
-        Fetched {
+    Ok(Landed {
+        fetched: Fetched {
             http_status: code,
             content_type,
             body,
             truncated,
         },
         final_url,
-    ))
+        headers,
+    })
 }
 
 /// A `Retry-After` value worth quoting to a reader: delta-seconds (1 to 10 digits) or an

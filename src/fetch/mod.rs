@@ -2,6 +2,7 @@
 //! request through the guard, and [`provider`] is the list of ways an attempt can get a
 //! page (`http`, `template`, `command`). Nothing here judges content.
 
+pub mod cache;
 pub mod guard;
 pub mod http;
 pub mod provider;

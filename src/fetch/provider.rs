@@ -14,6 +14,7 @@ use std::time::Duration;
 use tokio::io::AsyncReadExt;
 use tokio::time::Instant;
 
+use crate::fetch::cache::{self, CacheNote, HttpCache, Offer, Plan, RequestView};
 use crate::fetch::guard::NetworkPolicy;
 use crate::fetch::http::{self, ClientOptions, Failure, Fetched};
 use crate::fetch::spec::{Method, ProviderDetail, ProviderKind, ProviderSpec, ResponseKind};
@@ -37,6 +38,8 @@ pub struct Provider {
 pub struct Payload {
     pub fetched: Fetched,
     pub unpack: Unpack,
+    /// What the HTTP cache did (None when it played no part: no cache, a command, a POST).
+    pub cache: Option<CacheNote>,
 }
 
 /// How a fetched body becomes the page's text.
@@ -250,7 +253,9 @@ impl Provider {
     }
 
     /// Fetch `url` before `deadline`, reading at most `max_body` bytes. `redactor` scrubs
-    /// what a command wrote to stderr before it is cut to fit a detail.
+    /// what a command wrote to stderr before it is cut to fit a detail, and the final URL
+    /// the cache keeps. `cache` serves and revalidates the GETs of http and template
+    /// providers.
     pub async fn fetch(
         &self,
         target: &CheckedUrl,
@@ -258,6 +263,7 @@ impl Provider {
         budget: Duration,
         max_body: u64,
         redactor: &Redactor,
+        cache: Option<&Arc<HttpCache>>,
     ) -> Result<Payload, Failure> {
         // `{url}` of a template is the URL as given.
         let url = target.as_given();
@@ -272,10 +278,23 @@ impl Provider {
                 for (k, v) in headers {
                     req = req.header(k.as_str(), v.expose().as_str());
                 }
-                let (fetched, final_url) = http::send(req, deadline, budget, max_body).await?;
+                let sent: Vec<(String, String)> = headers
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.expose().clone()))
+                    .collect();
+                let view = RequestView {
+                    provider: &self.name,
+                    url: target.parsed().as_str(),
+                    headers: &sent,
+                    user_agent: key.user_agent.as_deref().unwrap_or(&clients.user_agent),
+                    proxy: key.proxy.as_deref(),
+                };
+                let (fetched, final_url, note) =
+                    cached_get(cache, req, &view, deadline, budget, max_body, redactor).await?;
                 Ok(Payload {
                     fetched,
                     unpack: Unpack::Page { final_url },
+                    cache: note,
                 })
             }
             How::Template {
@@ -293,21 +312,37 @@ impl Provider {
                     return Err(Failure::new(FailureKind::Blocked(r)));
                 }
                 let client = clients.get(key).map_err(Failure::new)?;
+                let endpoint = parsed.as_str().to_string();
                 let mut req = match method {
                     Method::Get => client.get(parsed),
                     Method::Post => client.post(parsed),
                 };
-                for (k, v) in headers {
-                    req = req.header(k.as_str(), fill(v.expose(), url));
+                let sent: Vec<(String, String)> = headers
+                    .iter()
+                    .map(|(k, v)| (k.clone(), fill(v.expose(), url)))
+                    .collect();
+                for (k, v) in &sent {
+                    req = req.header(k.as_str(), v.as_str());
                 }
                 if let Some(b) = body {
                     req = req.json(&fill_json(b.expose(), url));
                 }
-                // The endpoint's URL is not the page's: it is not a base for links.
-                let (fetched, _endpoint) = http::send(req, deadline, budget, max_body).await?;
+                // The endpoint's URL is not the page's: it is not a base for links. Only
+                // GETs are cached (a POST's answer depends on its body).
+                let cache = cache.filter(|_| *method == Method::Get);
+                let view = RequestView {
+                    provider: &self.name,
+                    url: &endpoint,
+                    headers: &sent,
+                    user_agent: key.user_agent.as_deref().unwrap_or(&clients.user_agent),
+                    proxy: key.proxy.as_deref(),
+                };
+                let (fetched, _endpoint, note) =
+                    cached_get(cache, req, &view, deadline, budget, max_body, redactor).await?;
                 Ok(Payload {
                     fetched,
                     unpack: self.unpack_text(),
+                    cache: note,
                 })
             }
             How::Command { argv, policy } => {
@@ -316,10 +351,119 @@ impl Provider {
                 Ok(Payload {
                     fetched,
                     unpack: self.unpack_text(),
+                    cache: None,
                 })
             }
         }
     }
+}
+
+/// A GET through the cache: served from it, revalidated, or fetched and offered for
+/// storing (stored by the engine once the content is judged usable). Returns the body, the
+/// URL it came from and what the cache did.
+async fn cached_get(
+    cache: Option<&Arc<HttpCache>>,
+    req: reqwest::RequestBuilder,
+    view: &RequestView<'_>,
+    deadline: Instant,
+    budget: Duration,
+    max_body: u64,
+    redactor: &Redactor,
+) -> Result<(Fetched, String, Option<CacheNote>), Failure> {
+    use crate::model::receipt::{CacheReport, CacheStatus};
+    let Some(cache) = cache else {
+        let (fetched, final_url) = http::send(req, deadline, budget, max_body).await?;
+        return Ok((fetched, final_url, None));
+    };
+    if cache.bypass() {
+        let (fetched, final_url) = http::send(req, deadline, budget, max_body).await?;
+        return Ok((fetched, final_url, Some(CacheNote::bypass())));
+    }
+    let key = cache::key(view);
+    let preq = cache.policy_request(view);
+    let plan = {
+        let (c, k, r) = (cache.clone(), key.clone(), preq.clone());
+        tokio::task::spawn_blocking(move || c.plan(&k, &r))
+            .await
+            .unwrap_or(Plan::Miss)
+    };
+    let note = |status, age_secs, pending| {
+        Some(CacheNote {
+            report: CacheReport { status, age_secs },
+            pending,
+        })
+    };
+    let served = |stored: &cache::Stored| Fetched {
+        http_status: Some(stored.status()),
+        content_type: stored.content_type().map(str::to_string),
+        body: stored.body.clone(),
+        truncated: false,
+    };
+    // The request without conditions, kept for a 304 that does not match the stored copy.
+    let plain = req.try_clone();
+    let (req, stored) = match plan {
+        Plan::Hit { stored, age } => {
+            let url = stored.final_url(view.url);
+            return Ok((
+                served(&stored),
+                url,
+                note(CacheStatus::Hit, age.as_secs(), None),
+            ));
+        }
+        Plan::Revalidate {
+            stored,
+            conditional,
+        } => {
+            let mut req = req;
+            for (n, v) in conditional {
+                req = req.header(n, v);
+            }
+            (req, Some(stored))
+        }
+        Plan::Miss => (req, None),
+    };
+    let mut landed = http::send_landed(req, deadline, budget, max_body, stored.is_some()).await?;
+    if let (Some(stored), Some(304)) = (stored, landed.fetched.http_status) {
+        if let Some((stored, pending)) = cache.not_modified(&key, &preq, stored, &landed.headers) {
+            let url = stored.final_url(view.url);
+            return Ok((
+                served(&stored),
+                url,
+                note(CacheStatus::Revalidated, 0, pending),
+            ));
+        }
+        // Not the stored copy's 304: ask again without conditions.
+        let Some(plain) = plain else {
+            return Err(Failure {
+                kind: FailureKind::Http {
+                    status: 304,
+                    reason: "Not Modified".into(),
+                    retry_after: None,
+                },
+                http_status: Some(304),
+            });
+        };
+        landed = http::send_landed(plain, deadline, budget, max_body, false).await?;
+    }
+    let f = &landed.fetched;
+    let final_url = (landed.final_url != view.url).then(|| redactor.redact_url(&landed.final_url));
+    let pending = cache.offer(
+        &key,
+        &preq,
+        Offer {
+            status: f.http_status.unwrap_or(0),
+            headers: &landed.headers,
+            content_type: f.content_type.as_deref(),
+            final_url,
+            body: &f.body,
+            truncated: f.truncated,
+        },
+    );
+    Ok((
+        landed.fetched,
+        landed.final_url,
+        note(CacheStatus::Miss, 0, pending),
+    ))
 }
 
 /// The URL a command provider is given, and the guard it passes first: `{url}` is the URL as vetch parsed and checked it (its serialized form),
@@ -533,6 +677,7 @@ mod tests {
                     Duration::from_secs(10),
                     1024,
                     &Redactor::new(),
+                    None,
                 )
                 .await;
             match got {
@@ -575,6 +720,7 @@ mod tests {
                 Duration::from_secs(10),
                 1024,
                 &Redactor::new(),
+                None,
             )
             .await;
         match got {

@@ -52,6 +52,8 @@ fn settings(
             attempt_timeout_secs: run.timeout.map(|t| t.0),
             deadline_secs: run.deadline.map(|t| t.0),
             user_agent: run.user_agent.clone(),
+            no_cache: run.no_cache,
+            max_age_secs: run.max_age,
         },
     )
     .map_err(AppError::from)
@@ -84,7 +86,13 @@ fn engine(settings: Settings, printer: &Printer) -> Engine {
             }
         }
     }
-    let engine = Engine::new(Arc::new(settings));
+    let cache = settings
+        .cache_config()
+        .map(|c| Arc::new(crate::fetch::cache::HttpCache::new(c)));
+    let mut engine = Engine::new(Arc::new(settings));
+    if let Some(cache) = cache {
+        engine = engine.with_cache(cache);
+    }
     if verbose {
         let p = printer.clone();
         engine.with_diag(Arc::new(move |m: &str| p.diag(m)))
@@ -150,6 +158,11 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<Done, AppError> {
             let printer = Printer::new(s.redactor().clone(), layout);
             crate::frontends::providers::print(&s, json, &printer);
             Ok(Done::Success)
+        }
+        Command::Cache { action } => {
+            let s = settings(&g, &[], None, &RunArgs::default())?;
+            let printer = Printer::new(s.redactor().clone(), layout);
+            crate::frontends::cache::run(&s, &action, &printer)
         }
         Command::ToolSpec { flavor } => {
             let _ = plain().json(&crate::model::spec::tool_spec(flavor));

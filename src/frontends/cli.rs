@@ -176,6 +176,12 @@ pub struct RunArgs {
     /// User-Agent for http and template providers (overrides network.user_agent)
     #[arg(long, value_name = "UA")]
     pub user_agent: Option<String>,
+    /// Do not use the HTTP cache for this run: neither read nor write it
+    #[arg(long, conflicts_with = "max_age")]
+    pub no_cache: bool,
+    /// Use a cached copy only if it is at most SECS old, else revalidate (0: always ask)
+    #[arg(long, value_name = "SECS")]
+    pub max_age: Option<u64>,
 }
 
 // The vocabulary types are plain data in `model`; how the command line spells them lives
@@ -353,6 +359,16 @@ Examples:
         #[arg(long)]
         json: bool,
     },
+    /// Show or empty the private HTTP cache
+    #[command(after_help = "\
+Examples:
+  vetch cache info
+  vetch cache info --json
+  vetch cache clear")]
+    Cache {
+        #[command(subcommand)]
+        action: CacheAction,
+    },
     /// Print a JSON Schema (draft 2020-12)
     Schema {
         #[arg(value_enum, default_value_t = SchemaName::Receipt)]
@@ -376,6 +392,19 @@ Examples:
         #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
         dir: Option<PathBuf>,
     },
+}
+
+/// `vetch cache ...`
+#[derive(Debug, Clone, Subcommand)]
+pub enum CacheAction {
+    /// Print the cache directory, its entry count and its size
+    Info {
+        /// JSON instead of lines of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove every cached entry
+    Clear,
 }
 
 #[cfg(test)]
@@ -487,6 +516,8 @@ mod tests {
             timeout: Some(Seconds(2.5)),
             deadline: Some(Seconds(30.0)),
             user_agent: Some("me/1".into()),
+            no_cache: false,
+            max_age: Some(60),
         };
         let flags = [
             "-H",
@@ -499,6 +530,8 @@ mod tests {
             "30",
             "--user-agent",
             "me/1",
+            "--max-age",
+            "60",
         ];
         assert_eq!(lookup_of(&flags).run, run);
         assert_eq!(batch_of(&flags).run, run);
@@ -517,6 +550,13 @@ mod tests {
             Some("x")
         );
         assert_eq!(lookup_of(&["-H", "a: "]).run.headers[0].value, "");
+        assert!(batch_of(&["--no-cache"]).run.no_cache);
+        assert_eq!(lookup_of(&["--max-age", "0"]).run.max_age, Some(0));
+        // Not reading the cache and bounding the age of what is read contradict.
+        assert!(
+            Cli::try_parse_from(["vetch", "lookup", "u", "--no-cache", "--max-age", "1"]).is_err()
+        );
+        assert!(Cli::try_parse_from(["vetch", "lookup", "u", "--max-age", "-1"]).is_err());
         // Debug never shows a header value.
         assert!(!format!("{run:?}").contains("Bearer"));
     }

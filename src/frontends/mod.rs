@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod batch;
+pub mod cache;
 pub mod cli;
 pub mod exit;
 pub mod mcp;

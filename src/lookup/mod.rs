@@ -14,6 +14,7 @@ use tokio::time::Instant;
 
 use crate::content::decode::{decode_body, DecodeError};
 use crate::content::extract::{extract_redacted, looks_like_html};
+use crate::fetch::cache::HttpCache;
 use crate::fetch::http::{Failure, Fetched};
 use crate::fetch::provider::{Payload, Provider, Unpack};
 use crate::model::checked_url::CheckedUrl;
@@ -21,7 +22,8 @@ use crate::model::failure::{FailureKind, TimeoutPhase, UrlRejection};
 use crate::model::input::{Request, ToolInput};
 use crate::model::kinds::{BodyKind, ExtractMode};
 use crate::model::receipt::{
-    clip_chars, AttemptRecord, FailureReason, Outcome, Receipt, ToolResult, MAX_DETAIL_CHARS,
+    clip_chars, AttemptRecord, CacheReport, CacheStatus, FailureReason, Outcome, Receipt,
+    ToolResult, MAX_DETAIL_CHARS,
 };
 use crate::redact::controls::strip_controls;
 use crate::redact::Redactor;
@@ -36,6 +38,9 @@ pub struct Engine {
     /// The ready providers, in order; not-ready ones are never built.
     providers: Vec<Provider>,
     diag: Option<Diag>,
+    /// The private HTTP cache, when the front end attached one (never by default: an
+    /// engine built in a library or a test touches no disk).
+    cache: Option<Arc<HttpCache>>,
 }
 
 /// What a lookup produced: the receipt and the text for `content[1]`.
@@ -62,6 +67,8 @@ struct Content {
     title: Option<String>,
     truncated: bool,
     http_status: Option<u16>,
+    /// What the cache did for this attempt (None when it played no part).
+    cache: Option<CacheReport>,
 }
 
 fn millis(d: Duration) -> u64 {
@@ -102,7 +109,14 @@ impl Engine {
             settings,
             providers,
             diag: None,
+            cache: None,
         }
+    }
+
+    /// Serve and store GETs of http and template providers through `cache`.
+    pub fn with_cache(mut self, cache: Arc<HttpCache>) -> Engine {
+        self.cache = Some(cache);
+        self
     }
 
     pub fn with_diag(mut self, diag: Diag) -> Engine {
@@ -236,14 +250,16 @@ impl Engine {
                     allowed,
                     self.settings.max_body_bytes(),
                     &redactor,
+                    self.cache.as_ref(),
                 )
                 .await
             {
-                Ok(payload) => {
+                Ok(mut payload) => {
                     // Processing is bounded by the same deadline as the fetch.
                     let status = payload.fetched.http_status;
+                    let note = payload.cache.take();
                     let work = self.process(payload, &req, fetch_url, redactor.clone());
-                    match tokio::time::timeout_at(attempt_deadline, work).await {
+                    let result = match tokio::time::timeout_at(attempt_deadline, work).await {
                         Ok(r) => r,
                         Err(_) => Err(Failure {
                             kind: FailureKind::Timeout {
@@ -252,6 +268,23 @@ impl Engine {
                             },
                             http_status: status,
                         }),
+                    };
+                    match note {
+                        None => result,
+                        Some(note) => {
+                            // Only content judged usable is stored (or refreshed): a
+                            // challenge page is fetched again next time, not served.
+                            if let (Ok(_), Some(p), Some(cache)) =
+                                (&result, note.pending, &self.cache)
+                            {
+                                let cache = cache.clone();
+                                let _ = tokio::task::spawn_blocking(move || cache.store(p)).await;
+                            }
+                            result.map(|mut c| {
+                                c.cache = Some(note.report);
+                                c
+                            })
+                        }
                     }
                 }
                 Err(f) => Err(f),
@@ -262,7 +295,7 @@ impl Engine {
             }
             // The one place a failure becomes words.
             let (outcome, http_status, detail) = match &result {
-                Ok(c) => (Outcome::Ok, c.http_status, "usable content".to_string()),
+                Ok(c) => (Outcome::Ok, c.http_status, usable_detail(c.cache)),
                 Err(f) => (f.outcome(), f.http_status, f.kind.to_string()),
             };
             let detail = clip_chars(
@@ -312,6 +345,7 @@ impl Engine {
                 receipt.next_start_index = next.map(|n| n as u64);
                 receipt.title = content.title;
                 receipt.truncated = content.truncated;
+                receipt.cache = content.cache;
                 win.to_string()
             }
             None => {
@@ -549,6 +583,7 @@ impl Job {
             title,
             truncated: self.fetched.truncated,
             http_status: status,
+            cache: None,
         })
     }
 }
@@ -608,7 +643,17 @@ impl Job {
             title,
             truncated: self.fetched.truncated || doc.truncated,
             http_status: status,
+            cache: None,
         })
+    }
+}
+
+/// The detail of a usable attempt: says when the content came from the cache.
+fn usable_detail(cache: Option<CacheReport>) -> String {
+    match cache.map(|c| (c.status, c.age_secs)) {
+        Some((CacheStatus::Hit, age)) => format!("usable content (cached, {age} s old)"),
+        Some((CacheStatus::Revalidated, _)) => "usable content (revalidated)".into(),
+        _ => "usable content".into(),
     }
 }
 

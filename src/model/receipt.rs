@@ -91,6 +91,35 @@ pub struct Receipt {
     /// Optional: present (and true) only when the body was cut at `max_body_bytes`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub truncated: bool,
+    /// Optional: how the attempt that was used went through the HTTP cache; absent when
+    /// the cache played no part (disabled, a `command` provider, a POST template, or no
+    /// attempt was used).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<CacheReport>,
+}
+
+/// How one attempt used the private HTTP cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CacheStatus {
+    /// A stored copy was fresh enough: no request was sent.
+    Hit,
+    /// A stored copy was revalidated: the server answered 304 and the stored body was used.
+    Revalidated,
+    /// No usable stored copy: the response came from the network (and may have been stored).
+    Miss,
+    /// The operator turned the cache off for this run (`--no-cache`): not read, not written.
+    Bypass,
+}
+
+/// The receipt's optional `cache` field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CacheReport {
+    pub status: CacheStatus,
+    /// How old the content was when served, in whole seconds: the stored copy's age for a
+    /// `hit`, 0 otherwise (a revalidated copy is as good as new).
+    pub age_secs: u64,
 }
 
 impl Receipt {
@@ -123,6 +152,7 @@ impl Receipt {
             elapsed_ms: 0,
             title: None,
             truncated: false,
+            cache: None,
         }
     }
 }

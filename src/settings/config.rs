@@ -170,6 +170,29 @@ impl Default for NetworkSection {
     }
 }
 
+/// `[cache]`: the private HTTP cache.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CacheSection {
+    pub enabled: bool,
+    /// None: `$XDG_CACHE_HOME/vetch`, else `~/.cache/vetch`. `~/` is the home directory;
+    /// a relative path is relative to the config file's directory.
+    pub dir: Option<String>,
+    pub max_size_mb: u64,
+    pub default_ttl_secs: u64,
+}
+
+impl Default for CacheSection {
+    fn default() -> Self {
+        CacheSection {
+            enabled: true,
+            dir: None,
+            max_size_mb: 512,
+            default_ttl_secs: 300,
+        }
+    }
+}
+
 /// One `[[providers]]` table as written. Flat on purpose: keys that do not belong to the
 /// provider's kind are reported by name in [`resolve_provider`].
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -200,6 +223,8 @@ pub struct ConfigFile {
     pub providers: Vec<Spanned<ProviderTable>>,
     #[serde(default)]
     pub redaction: RedactionSection,
+    #[serde(default)]
+    pub cache: CacheSection,
 }
 
 /// The loaded config: sections, providers (all of them, ready or not), where it came from,
@@ -213,6 +238,9 @@ pub struct Config {
     pub secrets: Vec<Secret>,
     /// Compiled `[redaction] extra_rules` (empty when none).
     pub redaction_rules: Vec<crate::redact::ExtraRule>,
+    /// `[cache]`, its `dir` made absolute (None when no directory can be found).
+    pub cache: CacheSection,
+    pub cache_dir: Option<PathBuf>,
 }
 
 impl Config {
@@ -234,8 +262,36 @@ impl Config {
             }],
             secrets: vec![],
             redaction_rules: vec![],
+            cache: CacheSection::default(),
+            cache_dir: default_cache_dir(),
         }
     }
+}
+
+/// `$XDG_CACHE_HOME/vetch`, else `~/.cache/vetch`; None when neither variable is set.
+pub fn default_cache_dir() -> Option<PathBuf> {
+    let from = |v: &str| {
+        std::env::var_os(v)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    from("XDG_CACHE_HOME")
+        .or_else(|| from("HOME").map(|h| h.join(".cache")))
+        .map(|base| base.join("vetch"))
+}
+
+/// Where `[cache] dir` points: `~/` is the home directory, a relative path is relative to
+/// the config file's directory.
+fn cache_dir(written: &str, config_path: Option<&Path>) -> Option<PathBuf> {
+    if let Some(rest) = written.strip_prefix("~/") {
+        let home = std::env::var_os("HOME").filter(|v| !v.is_empty())?;
+        return Some(PathBuf::from(home).join(rest));
+    }
+    let p = Path::new(written);
+    Some(match config_path.and_then(Path::parent) {
+        Some(dir) if p.is_relative() => dir.join(p),
+        _ => p.to_path_buf(),
+    })
 }
 
 /// Find the config file: `explicit` (from `--config`), else `$VETCH_CONFIG`, else
@@ -511,6 +567,50 @@ pub fn parse(
             })?,
     };
 
+    let cache_key = |k: &str| format!("cache.{k}");
+    if file.cache.max_size_mb == 0 {
+        let key = cache_key("max_size_mb");
+        return Err(err(
+            key_line(text, &key),
+            Some(key),
+            "must be at least 1".into(),
+        ));
+    }
+    if file.cache.max_size_mb > 1024 * 1024 {
+        let key = cache_key("max_size_mb");
+        return Err(err(
+            key_line(text, &key),
+            Some(key),
+            format!(
+                "{} is above the limit of 1048576 (1 TiB)",
+                file.cache.max_size_mb
+            ),
+        ));
+    }
+    if file.cache.default_ttl_secs > 365 * 86_400 {
+        let key = cache_key("default_ttl_secs");
+        return Err(err(
+            key_line(text, &key),
+            Some(key),
+            format!(
+                "{} is above the limit of 31536000 (a year)",
+                file.cache.default_ttl_secs
+            ),
+        ));
+    }
+    let cache_dir = match file.cache.dir.as_deref() {
+        None => default_cache_dir(),
+        Some(d) if d.trim().is_empty() => {
+            let key = cache_key("dir");
+            return Err(err(
+                key_line(text, &key),
+                Some(key),
+                "must not be empty".into(),
+            ));
+        }
+        Some(d) => cache_dir(d, path.as_deref()),
+    };
+
     Ok(Config {
         source,
         lookup: file.lookup,
@@ -518,6 +618,8 @@ pub fn parse(
         providers,
         secrets,
         redaction_rules,
+        cache: file.cache,
+        cache_dir,
     })
 }
 
@@ -1173,6 +1275,28 @@ mod tests {
         assert_eq!(e.key.as_deref(), Some("lookup.min_chars"));
         let e = parse_str("[network]\nmax_redirects = 500\n").unwrap_err();
         assert_eq!(e.line, Some(2));
+    }
+
+    #[test]
+    fn cache_section_defaults_keys_and_errors() {
+        let c = parse_str("").unwrap();
+        assert_eq!(c.cache, CacheSection::default());
+        assert!(c.cache.enabled && c.cache.max_size_mb == 512 && c.cache.default_ttl_secs == 300);
+        let c = parse_str(
+            "[cache]\nenabled = false\ndir = \"/tmp/x\"\nmax_size_mb = 1\ndefault_ttl_secs = 0\n",
+        )
+        .unwrap();
+        assert!(!c.cache.enabled);
+        assert_eq!(c.cache_dir.as_deref(), Some(Path::new("/tmp/x")));
+        let e = parse_str("[cache]\nenabled = true\nmax_size = 3\n").unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.contains(":3:") && msg.contains("max_size"), "{msg}");
+        let e = parse_str("[cache]\n\nmax_size_mb = 0\n").unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.contains(":3: cache.max_size_mb"), "{msg}");
+        let e = parse_str("[cache]\nenabled = \"yes\"\n").unwrap_err();
+        assert!(e.to_string().contains("cache.enabled"), "{e}");
+        assert!(parse_str("[cache]\ndir = \"\"\n").is_err());
     }
 
     #[test]

@@ -32,6 +32,10 @@ pub struct Overrides {
     pub deadline_secs: Option<f64>,
     /// `--user-agent UA`: replaces `network.user_agent` and every provider's own.
     pub user_agent: Option<String>,
+    /// `--no-cache`: the HTTP cache is neither read nor written this run.
+    pub no_cache: bool,
+    /// `--max-age SECS`: a stored copy at most this old is used, else revalidated.
+    pub max_age_secs: Option<u64>,
 }
 
 /// A usage problem found while combining config and flags (exit code 2).
@@ -52,6 +56,8 @@ pub struct Settings {
     /// 1 with `-v`, 2 or more with `-vv` (request lines and timings too).
     verbosity: u8,
     redactor: Arc<Redactor>,
+    no_cache: bool,
+    max_age_secs: Option<u64>,
 }
 
 /// A lookup request with every model-facing number clamped into the operator's ranges.
@@ -183,6 +189,8 @@ impl Settings {
             extract,
             verbosity: o.verbose,
             redactor: Arc::new(redactor),
+            no_cache: o.no_cache,
+            max_age_secs: o.max_age_secs,
             config,
         })
     }
@@ -246,6 +254,33 @@ impl Settings {
     /// Most redirects followed per attempt.
     pub fn max_redirects(&self) -> usize {
         self.config.network.max_redirects
+    }
+
+    /// The HTTP cache for this run: None when `[cache] enabled = false` or no directory
+    /// can be found; with `--no-cache` a cache that is never read or written (attempts
+    /// report `bypass`).
+    pub fn cache_config(&self) -> Option<crate::fetch::cache::CacheConfig> {
+        let c = &self.config.cache;
+        if !c.enabled {
+            return None;
+        }
+        Some(crate::fetch::cache::CacheConfig {
+            dir: self.config.cache_dir.clone()?,
+            max_bytes: c.max_size_mb.saturating_mul(1024 * 1024),
+            default_ttl: Duration::from_secs(c.default_ttl_secs),
+            max_age: self.max_age_secs.map(Duration::from_secs),
+            bypass: self.no_cache,
+        })
+    }
+
+    /// `[cache]` as configured, and its directory (for `vetch cache`).
+    pub fn cache_section(
+        &self,
+    ) -> (
+        &crate::settings::config::CacheSection,
+        Option<&std::path::Path>,
+    ) {
+        (&self.config.cache, self.config.cache_dir.as_deref())
     }
 
     pub fn ready_providers(&self) -> impl Iterator<Item = &ProviderSpec> {
@@ -397,6 +432,41 @@ mod tests {
             .redact_text("key operator-secret-123456")
             .contains("operator-secret"));
         assert_eq!(s.redactor.redact_text("text/html"), "text/html");
+    }
+
+    #[test]
+    fn cache_follows_config_and_flags() {
+        let mut c = Config::builtin();
+        c.cache_dir = Some("/tmp/vetch-test-cache".into());
+        let on = Settings::new(c.clone(), Overrides::default()).unwrap();
+        let cfg = on.cache_config().unwrap();
+        assert_eq!(cfg.dir, std::path::Path::new("/tmp/vetch-test-cache"));
+        assert_eq!(cfg.max_bytes, 512 * 1024 * 1024);
+        assert_eq!(cfg.default_ttl, Duration::from_secs(300));
+        assert!(!cfg.bypass && cfg.max_age.is_none());
+        let flags = Settings::new(
+            c.clone(),
+            Overrides {
+                no_cache: true,
+                max_age_secs: Some(7),
+                ..Overrides::default()
+            },
+        )
+        .unwrap();
+        let cfg = flags.cache_config().unwrap();
+        assert!(cfg.bypass);
+        assert_eq!(cfg.max_age, Some(Duration::from_secs(7)));
+        c.cache.enabled = false;
+        assert!(Settings::new(c.clone(), Overrides::default())
+            .unwrap()
+            .cache_config()
+            .is_none());
+        c.cache.enabled = true;
+        c.cache_dir = None;
+        assert!(Settings::new(c, Overrides::default())
+            .unwrap()
+            .cache_config()
+            .is_none());
     }
 
     #[test]

@@ -27,8 +27,8 @@ const PROXY_VARS: &[&str] = &[
     "no_proxy",
 ];
 
-/// An empty directory that stands in for HOME, XDG_CONFIG_HOME and XDG_CACHE_HOME of every
-/// spawned command. It lives under cargo's per-target temp dir and is never written to, so
+/// An empty directory that stands in for HOME and XDG_CONFIG_HOME of every spawned
+/// command. It lives under cargo's per-target temp dir and is never written to, so
 /// no config from the machine running the tests can reach a test.
 fn empty_home() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
@@ -44,8 +44,44 @@ fn empty_home() -> &'static Path {
     })
 }
 
-/// The one way a spawned command is isolated from the machine: HOME, XDG_CONFIG_HOME and
-/// XDG_CACHE_HOME point at an empty directory, VETCH_CONFIG is unset (pointed at a
+/// A new, empty XDG_CACHE_HOME for one spawned command: the HTTP cache is on by default,
+/// and two commands (two tests, or two runs of one URL in a test that counts requests)
+/// must never share one unless a test says so by passing the same directory itself.
+/// They live under cargo's per-target temp dir; ones older than an hour (earlier runs)
+/// are removed the first time a test process asks for one.
+pub fn fresh_cache_home() -> PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    static BASE: OnceLock<PathBuf> = OnceLock::new();
+    let base = BASE.get_or_init(|| {
+        let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("vetch-isolated-caches");
+        std::fs::create_dir_all(&base).expect("create the isolated caches dir");
+        let hour = std::time::Duration::from_secs(3600);
+        for e in std::fs::read_dir(&base).into_iter().flatten().flatten() {
+            let old = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > hour);
+            if old {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+        base
+    });
+    let dir = base.join(format!(
+        "{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).expect("create an isolated cache home");
+    dir
+}
+
+/// The one way a spawned command is isolated from the machine: HOME and XDG_CONFIG_HOME
+/// point at an empty directory, XDG_CACHE_HOME at a fresh one of its own
+/// ([`fresh_cache_home`]), VETCH_CONFIG is unset (pointed at a
 /// directory it would be read as the config file) and no proxy variable is inherited. A test
 /// that needs a config passes `--config` or sets one of these itself, after this.
 pub trait Isolated {
@@ -57,7 +93,7 @@ macro_rules! isolate {
         let home = empty_home();
         $c.env("HOME", home)
             .env("XDG_CONFIG_HOME", home)
-            .env("XDG_CACHE_HOME", home)
+            .env("XDG_CACHE_HOME", fresh_cache_home())
             .env_remove("VETCH_CONFIG");
         for v in PROXY_VARS {
             $c.env_remove(v);

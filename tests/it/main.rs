@@ -5,6 +5,7 @@
 
 mod common;
 
+mod cache;
 mod canary;
 mod cli;
 mod config_example;

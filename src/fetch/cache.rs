@@ -1,0 +1,1004 @@
+//! The private on-disk HTTP cache for `GET` requests of `http` and `template` providers.
+//!
+//! The rules (freshness, `no-store`, `Vary`, revalidation with `ETag`/`Last-Modified`) are
+//! those of RFC 9111 for a private cache, decided by `http-cache-semantics`; the store is
+//! `cacache` (content-addressed files written to a temp file and renamed, every read
+//! checked against its integrity hash), so any number of processes may read and write at
+//! once and never see a torn entry. A corrupt, partial or unreadable entry is a miss.
+//!
+//! What must never happen here: a secret written in clear. The store's key is a SHA-256 of
+//! the request as sent (provider, method, URL, every header, user agent, proxy), the stored
+//! policy sees only hashes of request header values and a fixed URI, response headers are
+//! cut to the few the rules need (no `Set-Cookie`), and the final URL after redirects is
+//! kept redacted. The body is stored as received: it is the page.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use http_cache_semantics::{AfterResponse, BeforeRequest, CacheOptions, CachePolicy};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::model::receipt::{CacheReport, CacheStatus};
+
+/// How the cache is set up for one run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheConfig {
+    pub dir: PathBuf,
+    /// The size cap; the least recently used entries go when a write passes it.
+    pub max_bytes: u64,
+    /// Freshness of a response that states none (no `max-age`, no `Expires`).
+    pub default_ttl: Duration,
+    /// `--max-age`: a stored copy at most this old is used without asking (whatever its
+    /// own freshness, unless it said `no-cache`); an older one is revalidated.
+    pub max_age: Option<Duration>,
+    /// `--no-cache`: neither read nor write; attempts report `bypass`.
+    pub bypass: bool,
+}
+
+/// The cache of one process. Cheap to share (`Arc`); every method is blocking disk I/O
+/// (callers run it on a blocking thread) and never fails: a cache that cannot read or
+/// write is simply a cache that misses.
+#[derive(Debug)]
+pub struct HttpCache {
+    cfg: CacheConfig,
+    /// Serializes this process's updates of the size ledger.
+    ledger: Mutex<()>,
+}
+
+/// Writes between two exact measurements of the cache (a listing of the whole index):
+/// in between, the size ledger is counted up, so a write costs O(1), not O(entries).
+const RESCAN_EVERY: u64 = 256;
+
+/// The size ledger: `BYTES WRITES`, the cache's size as last measured plus what was
+/// written since, and the writes counted. Replaced by rename, so it is always whole;
+/// two processes updating it at the same instant may lose one's count until the next
+/// measurement (it is an estimate that the rescans correct).
+const LEDGER: &str = "size-v1";
+
+/// What an `http` or `template` provider is about to send, as the cache sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct RequestView<'a> {
+    pub provider: &'a str,
+    /// The URL as sent (a template's endpoint with its placeholders filled in).
+    pub url: &'a str,
+    /// Every header the provider adds, with its value as sent.
+    pub headers: &'a [(String, String)],
+    pub user_agent: &'a str,
+    pub proxy: Option<&'a str>,
+}
+
+/// What the cache did for one attempt, and what to store once the engine has judged the
+/// content usable (a challenge page or a cookie wall is never stored).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheNote {
+    pub report: CacheReport,
+    pub pending: Option<Pending>,
+}
+
+impl CacheNote {
+    /// `--no-cache`: the cache was not consulted.
+    pub fn bypass() -> CacheNote {
+        CacheNote {
+            report: CacheReport {
+                status: CacheStatus::Bypass,
+                age_secs: 0,
+            },
+            pending: None,
+        }
+    }
+}
+
+/// An entry ready to be written.
+#[derive(Debug, Clone)]
+pub struct Pending {
+    key: String,
+    head: EntryHead,
+    body: Vec<u8>,
+}
+
+impl PartialEq for Pending {
+    fn eq(&self, other: &Pending) -> bool {
+        self.key == other.key && self.body == other.body
+    }
+}
+
+impl Eq for Pending {}
+
+/// The metadata stored with a body.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct EntryHead {
+    /// The store key this entry was written under (a hash), checked on read.
+    key: String,
+    status: u16,
+    content_type: Option<String>,
+    /// Where the body came from after redirects, redacted; None when it is the URL asked.
+    final_url: Option<String>,
+    etag: Option<String>,
+    last_modified: Option<String>,
+    /// The response said `no-cache`: never served without asking, even under `--max-age`.
+    no_cache: bool,
+    body_len: usize,
+    policy: CachePolicy,
+}
+
+/// A stored copy, read back whole and checked.
+#[derive(Debug, Clone)]
+pub struct Stored {
+    head: EntryHead,
+    pub body: Vec<u8>,
+}
+
+impl Stored {
+    pub fn status(&self) -> u16 {
+        self.head.status
+    }
+
+    pub fn content_type(&self) -> Option<&str> {
+        self.head.content_type.as_deref()
+    }
+
+    /// The URL the body came from: the stored (redacted) final URL after redirects, or
+    /// `asked` when there was no redirect.
+    pub fn final_url(&self, asked: &str) -> String {
+        self.head
+            .final_url
+            .clone()
+            .unwrap_or_else(|| asked.to_string())
+    }
+}
+
+/// What to do for a request.
+#[derive(Debug)]
+pub enum Plan {
+    /// Serve the stored copy; send nothing.
+    Hit { stored: Stored, age: Duration },
+    /// Ask with these conditional headers; a 304 serves the stored copy.
+    Revalidate {
+        stored: Stored,
+        conditional: Vec<(HeaderName, HeaderValue)>,
+    },
+    /// Fetch as if there were no cache.
+    Miss,
+}
+
+/// A response as the fetch layer accepted it, offered for storing.
+#[derive(Debug)]
+pub struct Offer<'a> {
+    pub status: u16,
+    pub headers: &'a HeaderMap,
+    pub content_type: Option<&'a str>,
+    /// Redacted; None when it is the URL asked.
+    pub final_url: Option<String>,
+    pub body: &'a [u8],
+    pub truncated: bool,
+}
+
+/// The response headers the rules need; everything else (cookies above all) is dropped.
+const KEPT_RESPONSE_HEADERS: &[&str] = &[
+    "cache-control",
+    "expires",
+    "date",
+    "age",
+    "etag",
+    "last-modified",
+    "vary",
+    "pragma",
+];
+
+const MAGIC: &[u8; 8] = b"vetchc1\n";
+
+fn options() -> CacheOptions {
+    CacheOptions {
+        shared: false,
+        ..CacheOptions::default()
+    }
+}
+
+fn sha256_hex(b: &[u8]) -> String {
+    hex::encode(Sha256::digest(b))
+}
+
+/// The store key of a request: a SHA-256 over everything that makes it this request, so
+/// two providers, two API keys or two `Accept-Language` values never share an entry.
+pub fn key(view: &RequestView<'_>) -> String {
+    let mut h = Sha256::new();
+    let mut put = |s: &str| {
+        h.update((s.len() as u64).to_le_bytes());
+        h.update(s.as_bytes());
+    };
+    put("vetch-cache-key/1");
+    put(view.provider);
+    put("GET");
+    put(view.url);
+    put(view.user_agent);
+    put(view.proxy.unwrap_or(""));
+    let mut headers: Vec<(String, &str)> = view
+        .headers
+        .iter()
+        .map(|(n, v)| (n.to_ascii_lowercase(), v.as_str()))
+        .collect();
+    headers.sort();
+    for (n, v) in headers {
+        put(&n);
+        put(v);
+    }
+    hex::encode(h.finalize())
+}
+
+/// Does a `Cache-Control` value hold this directive?
+fn has_directive(headers: &HeaderMap, directive: &str) -> bool {
+    headers
+        .get_all(reqwest::header::CACHE_CONTROL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|d| {
+            let name = d.split('=').next().unwrap_or("").trim();
+            name.eq_ignore_ascii_case(directive)
+        })
+}
+
+impl HttpCache {
+    pub fn new(cfg: CacheConfig) -> HttpCache {
+        HttpCache {
+            cfg,
+            ledger: Mutex::new(()),
+        }
+    }
+
+    pub fn config(&self) -> &CacheConfig {
+        &self.cfg
+    }
+
+    /// `--no-cache`: neither read nor write.
+    pub fn bypass(&self) -> bool {
+        self.cfg.bypass
+    }
+
+    /// The request the rules see: a fixed URI (the key already holds the URL) and the
+    /// hashes of the header values, so `Vary` can be checked and nothing stored is a
+    /// secret. `Cache-Control` and `Pragma` stay readable: they are directives, and
+    /// `--max-age` becomes one.
+    pub fn policy_request(&self, view: &RequestView<'_>) -> http::request::Parts {
+        let mut headers = HeaderMap::new();
+        let ua = ("user-agent".to_string(), view.user_agent.to_string());
+        for (n, v) in view.headers.iter().chain(std::iter::once(&ua)) {
+            let Ok(name) = HeaderName::from_bytes(n.as_bytes()) else {
+                continue;
+            };
+            let plain = name == reqwest::header::CACHE_CONTROL || name == reqwest::header::PRAGMA;
+            let value = if plain {
+                v.clone()
+            } else {
+                sha256_hex(v.as_bytes())
+            };
+            if let Ok(value) = HeaderValue::from_str(&value) {
+                headers.append(name, value);
+            }
+        }
+        if let Some(m) = self.cfg.max_age {
+            if let Ok(v) = HeaderValue::from_str(&format!("max-age={}, max-stale", m.as_secs())) {
+                headers.append(reqwest::header::CACHE_CONTROL, v);
+            }
+        }
+        let (mut parts, ()) = http::Request::new(()).into_parts();
+        parts.method = http::Method::GET;
+        parts.uri = http::Uri::from_static("/");
+        parts.headers = headers;
+        parts
+    }
+
+    /// The response the rules see: the kept headers, and `max-age=default_ttl` added when
+    /// the response states no freshness of its own (a heuristic the contract fixes).
+    fn policy_response(
+        &self,
+        status: u16,
+        headers: &HeaderMap,
+        add_ttl: bool,
+    ) -> http::response::Parts {
+        let mut kept = HeaderMap::new();
+        for name in KEPT_RESPONSE_HEADERS {
+            for v in headers.get_all(*name) {
+                kept.append(HeaderName::from_static(name), v.clone());
+            }
+        }
+        if add_ttl && !has_directive(&kept, "max-age") && !kept.contains_key("expires") {
+            if let Ok(v) =
+                HeaderValue::from_str(&format!("max-age={}", self.cfg.default_ttl.as_secs()))
+            {
+                kept.append(reqwest::header::CACHE_CONTROL, v);
+            }
+        }
+        let (mut parts, ()) = http::Response::new(()).into_parts();
+        parts.status = http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::OK);
+        parts.headers = kept;
+        parts
+    }
+
+    /// Decide what to do for a request: serve, revalidate or fetch.
+    pub fn plan(&self, key: &str, req: &http::request::Parts) -> Plan {
+        let Some((stored, written)) = self.load(key) else {
+            return Plan::Miss;
+        };
+        let now = SystemTime::now();
+        let decision = stored.head.policy.before_request(req, now);
+        let forced = self.cfg.max_age.is_some() && stored.head.no_cache;
+        let matches = match decision {
+            BeforeRequest::Fresh(_) if !forced => {
+                self.touch(key, &written);
+                let age = stored.head.policy.age(now);
+                return Plan::Hit { stored, age };
+            }
+            BeforeRequest::Fresh(_) => true,
+            BeforeRequest::Stale { matches, .. } => matches,
+        };
+        if !matches {
+            return Plan::Miss;
+        }
+        let mut conditional = Vec::new();
+        if let Some(v) = stored
+            .head
+            .etag
+            .as_deref()
+            .and_then(|e| HeaderValue::from_str(e).ok())
+        {
+            conditional.push((reqwest::header::IF_NONE_MATCH, v));
+        }
+        if let Some(v) = stored
+            .head
+            .last_modified
+            .as_deref()
+            .and_then(|e| HeaderValue::from_str(e).ok())
+        {
+            conditional.push((reqwest::header::IF_MODIFIED_SINCE, v));
+        }
+        if conditional.is_empty() {
+            return Plan::Miss;
+        }
+        Plan::Revalidate {
+            stored,
+            conditional,
+        }
+    }
+
+    /// A response worth keeping, or None: only a complete 2xx body the rules let a private
+    /// cache store (`no-store` never is). A body cut at the cap is never stored: a later
+    /// lookup with a larger cap must not get the prefix.
+    pub fn offer(&self, key: &str, req: &http::request::Parts, o: Offer<'_>) -> Option<Pending> {
+        if o.truncated || !(200..300).contains(&o.status) {
+            return None;
+        }
+        let res = self.policy_response(o.status, o.headers, true);
+        let policy = CachePolicy::new_options(req, &res, SystemTime::now(), options());
+        if !policy.is_storable() {
+            return None;
+        }
+        let header = |n: &str| {
+            o.headers
+                .get(n)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        Some(Pending {
+            key: key.to_string(),
+            head: EntryHead {
+                key: key.to_string(),
+                status: o.status,
+                content_type: o.content_type.map(str::to_string),
+                final_url: o.final_url,
+                etag: header("etag"),
+                last_modified: header("last-modified"),
+                no_cache: has_directive(&res.headers, "no-cache"),
+                body_len: o.body.len(),
+                policy,
+            },
+            body: o.body.to_vec(),
+        })
+    }
+
+    /// A `304` answered a revalidation: the stored copy, and the refreshed entry to write
+    /// once it is judged usable. None when the 304 does not match the stored copy.
+    pub fn not_modified(
+        &self,
+        key: &str,
+        req: &http::request::Parts,
+        stored: Stored,
+        headers: &HeaderMap,
+    ) -> Option<(Stored, Option<Pending>)> {
+        let mut res = self.policy_response(304, headers, false);
+        // A 304 need not repeat the validators; one that names none answers the request
+        // this cache made from its one stored copy, so it speaks of that copy.
+        if !res.headers.contains_key("etag") && !res.headers.contains_key("last-modified") {
+            let stored_validators = [
+                ("etag", stored.head.etag.as_deref()),
+                ("last-modified", stored.head.last_modified.as_deref()),
+            ];
+            for (name, v) in stored_validators {
+                if let Some(v) = v.and_then(|v| HeaderValue::from_str(v).ok()) {
+                    res.headers.insert(HeaderName::from_static(name), v);
+                }
+            }
+        }
+        match stored
+            .head
+            .policy
+            .after_response(req, &res, SystemTime::now())
+        {
+            AfterResponse::Modified(..) => None,
+            AfterResponse::NotModified(policy, _) => {
+                let pending = policy.is_storable().then(|| {
+                    let mut head = stored.head.clone();
+                    head.policy = policy;
+                    if let Some(e) = headers.get("etag").and_then(|v| v.to_str().ok()) {
+                        head.etag = Some(e.to_string());
+                    }
+                    Pending {
+                        key: key.to_string(),
+                        head,
+                        body: stored.body.clone(),
+                    }
+                });
+                Some((stored, pending))
+            }
+        }
+    }
+
+    /// Read and check one entry; any problem is a miss.
+    fn load(&self, key: &str) -> Option<(Stored, cacache::Metadata)> {
+        let dir = &self.cfg.dir;
+        let md = cacache::metadata_sync(dir, key).ok()??;
+        let bytes = cacache::read_hash_sync(dir, &md.integrity).ok()?;
+        let stored = decode(&bytes, key)?;
+        Some((stored, md))
+    }
+
+    /// Mark an entry as used now (for least-recently-used eviction), at most once a
+    /// minute per entry so that a hot entry's index does not grow with every hit.
+    fn touch(&self, key: &str, md: &cacache::Metadata) {
+        let now = now_ms();
+        if now.saturating_sub(md.time) < 60_000 {
+            return;
+        }
+        let opts = cacache::WriteOpts::new()
+            .integrity(md.integrity.clone())
+            .size(md.size)
+            .time(now);
+        if cacache::index::insert(&self.cfg.dir, key, opts).is_ok() {
+            fix_perms(&self.cfg.dir, key, None);
+        }
+    }
+
+    /// Write an entry (atomically: temp file and rename), then keep the cache within its
+    /// cap. Errors are ignored: the lookup already has its content.
+    pub fn store(&self, p: Pending) {
+        let dir = &self.cfg.dir;
+        if ensure_dir(dir).is_err() {
+            return;
+        }
+        let bytes = encode(&p.head, &p.body);
+        let old = cacache::metadata_sync(dir, &p.key).ok().flatten();
+        let Some(sri) = write(dir, &p.key, &bytes) else {
+            return;
+        };
+        fix_perms(dir, &p.key, Some(&sri));
+        // The entry superseded (a refresh): its content is this key's alone.
+        if let Some(old) = old.filter(|o| o.integrity != sri) {
+            let _ = cacache::remove_hash_sync(dir, &old.integrity);
+        }
+        self.account(bytes.len() as u64);
+    }
+
+    /// Count a write in the ledger; measure now and then, and evict when over the cap.
+    fn account(&self, written: u64) {
+        let _guard = match self.ledger.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        let dir = &self.cfg.dir;
+        let path = dir.join(LEDGER);
+        let (known, writes) = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|t| {
+                let mut it = t.split_whitespace().map(str::parse::<u64>);
+                Some((it.next()?.ok()?, it.next()?.ok()?))
+            })
+            .map_or((None, 0), |(b, w)| (Some(b), w));
+        let writes = writes.saturating_add(1);
+        let total = match known {
+            Some(k) if writes % RESCAN_EVERY != 0 => k.saturating_add(written),
+            _ => list(dir).iter().map(|e| e.size as u64).sum(),
+        };
+        let total = if total > self.cfg.max_bytes {
+            evict(dir, self.cfg.max_bytes / 10 * 9)
+        } else {
+            total
+        };
+        let tmp = dir.join(format!("{LEDGER}.{}.tmp", std::process::id()));
+        let mut o = std::fs::OpenOptions::new();
+        o.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.mode(0o600);
+        }
+        let ok = o.open(&tmp).and_then(|mut f| {
+            std::io::Write::write_all(&mut f, format!("{total} {writes}\n").as_bytes())
+        });
+        if ok.is_ok() {
+            let _ = std::fs::rename(&tmp, &path);
+        } else {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
+}
+
+/// Write one blob under `key`, its size recorded in the index (for the size cap).
+fn write(dir: &Path, key: &str, bytes: &[u8]) -> Option<cacache::Integrity> {
+    use std::io::Write as _;
+    let mut w = cacache::WriteOpts::new()
+        .size(bytes.len())
+        .open_sync(dir, key)
+        .ok()?;
+    w.write_all(bytes).ok()?;
+    w.commit().ok()
+}
+
+fn now_ms() -> u128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or(0)
+}
+
+fn encode(head: &EntryHead, body: &[u8]) -> Vec<u8> {
+    let head = serde_json::to_vec(head).unwrap_or_default();
+    let mut out = Vec::with_capacity(MAGIC.len() + 4 + head.len() + body.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&(head.len() as u32).to_le_bytes());
+    out.extend_from_slice(&head);
+    out.extend_from_slice(body);
+    out
+}
+
+fn decode(bytes: &[u8], key: &str) -> Option<Stored> {
+    let rest = bytes.strip_prefix(MAGIC.as_slice())?;
+    let len_bytes: [u8; 4] = rest.get(..4)?.try_into().ok()?;
+    let len = u32::from_le_bytes(len_bytes) as usize;
+    let head_bytes = rest.get(4..4usize.checked_add(len)?)?;
+    let body = rest.get(4 + len..)?;
+    let head: EntryHead = serde_json::from_slice(head_bytes).ok()?;
+    if head.key != key || head.body_len != body.len() {
+        return None;
+    }
+    Some(Stored {
+        head,
+        body: body.to_vec(),
+    })
+}
+
+/// Create the cache directory, 0700.
+pub fn ensure_dir(dir: &Path) -> std::io::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let mut b = std::fs::DirBuilder::new();
+    b.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        b.mode(0o700);
+    }
+    b.create(dir)
+}
+
+/// cacache creates its files and folders with the process's default modes: narrow them
+/// to 0600 and 0700 (the cache dir is 0700 already; this keeps it so if it is moved).
+#[cfg(unix)]
+fn fix_perms(dir: &Path, key: &str, sri: Option<&cacache::Integrity>) {
+    use sha1::{Digest as _, Sha1};
+    use std::os::unix::fs::PermissionsExt;
+    let set = |p: &Path, mode: u32| {
+        if let Ok(m) = std::fs::metadata(p) {
+            if m.permissions().mode() & 0o777 != mode {
+                let _ = std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode));
+            }
+        }
+    };
+    let walk = |root: &str, parts: &[&str]| {
+        let mut p = dir.join(root);
+        set(&p, 0o700);
+        for (i, part) in parts.iter().enumerate() {
+            p.push(part);
+            set(&p, if i + 1 == parts.len() { 0o600 } else { 0o700 });
+        }
+    };
+    // The index bucket: index-v5/aa/bb/rest of the SHA-1 of the key (cacache's layout).
+    let hashed = hex::encode(Sha1::digest(key.as_bytes()));
+    walk("index-v5", &[&hashed[0..2], &hashed[2..4], &hashed[4..]]);
+    if let Some(sri) = sri {
+        let (algo, hex) = sri.to_hex();
+        let algo = algo.to_string();
+        walk(
+            "content-v2",
+            &[algo.as_str(), &hex[0..2], &hex[2..4], &hex[4..]],
+        );
+        set(&dir.join("tmp"), 0o700);
+    }
+}
+
+#[cfg(not(unix))]
+fn fix_perms(_dir: &Path, _key: &str, _sri: Option<&cacache::Integrity>) {}
+
+/// Every live entry of the index. A damaged index line is skipped by cacache; a panic in
+/// its parser (a hand-crafted line) is an empty listing, never a crash.
+fn list(dir: &Path) -> Vec<cacache::Metadata> {
+    if !dir.join("index-v5").is_dir() {
+        return Vec::new();
+    }
+    std::panic::catch_unwind(|| cacache::list_sync(dir).filter_map(Result::ok).collect())
+        .unwrap_or_default()
+}
+
+/// Remove the least recently used entries until at most `target` bytes remain; returns
+/// what remains.
+fn evict(dir: &Path, target: u64) -> u64 {
+    let mut entries = list(dir);
+    let mut total: u64 = entries.iter().map(|e| e.size as u64).sum();
+    entries.sort_by_key(|e| e.time);
+    for e in entries {
+        if total <= target {
+            break;
+        }
+        let _ = cacache::RemoveOpts::new()
+            .remove_fully(true)
+            .remove_sync(dir, &e.key);
+        total = total.saturating_sub(e.size as u64);
+    }
+    total
+}
+
+/// What `vetch cache info` reports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CacheInfo {
+    pub dir: PathBuf,
+    pub entries: u64,
+    /// Every file under the directory (entries, index and leftovers), in bytes.
+    pub bytes: u64,
+}
+
+fn disk_usage(p: &Path) -> u64 {
+    let Ok(m) = std::fs::symlink_metadata(p) else {
+        return 0;
+    };
+    if m.is_dir() {
+        std::fs::read_dir(p)
+            .map(|rd| {
+                rd.filter_map(Result::ok)
+                    .map(|e| disk_usage(&e.path()))
+                    .sum()
+            })
+            .unwrap_or(0)
+    } else {
+        m.len()
+    }
+}
+
+/// The directory, its entry count and size. A missing directory is an empty cache.
+pub fn info(dir: &Path) -> CacheInfo {
+    CacheInfo {
+        dir: dir.to_path_buf(),
+        entries: list(dir).len() as u64,
+        bytes: disk_usage(dir),
+    }
+}
+
+/// The folders cacache writes (and the size ledger); `clear` removes these and nothing
+/// else, so a cache dir pointed at a folder that holds other files never loses them.
+const STORE_PARTS: &[&str] = &["content-v2", "index-v5", "tmp", LEDGER];
+
+/// Empty the cache; returns what was there.
+pub fn clear(dir: &Path) -> std::io::Result<CacheInfo> {
+    let before = info(dir);
+    for part in STORE_PARTS {
+        let p = dir.join(part);
+        if p.is_dir() {
+            std::fs::remove_dir_all(&p)?;
+        } else if p.exists() {
+            std::fs::remove_file(&p)?;
+        }
+    }
+    Ok(before)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cache(dir: &Path) -> HttpCache {
+        HttpCache::new(CacheConfig {
+            dir: dir.to_path_buf(),
+            max_bytes: 512 * 1024 * 1024,
+            default_ttl: Duration::from_secs(300),
+            max_age: None,
+            bypass: false,
+        })
+    }
+
+    fn view<'a>(url: &'a str, headers: &'a [(String, String)]) -> RequestView<'a> {
+        RequestView {
+            provider: "direct",
+            url,
+            headers,
+            user_agent: "vetch/test",
+            proxy: None,
+        }
+    }
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (n, v) in pairs {
+            h.append(
+                HeaderName::from_bytes(n.as_bytes()).unwrap(),
+                HeaderValue::from_str(v).unwrap(),
+            );
+        }
+        h
+    }
+
+    fn offer<'a>(h: &'a HeaderMap, body: &'a [u8]) -> Offer<'a> {
+        Offer {
+            status: 200,
+            headers: h,
+            content_type: Some("text/html"),
+            final_url: None,
+            body,
+            truncated: false,
+        }
+    }
+
+    /// Store a response for `url` and return the plan of a second identical request.
+    fn round_trip(c: &HttpCache, url: &str, res: &[(&str, &str)]) -> Plan {
+        let v = view(url, &[]);
+        let k = key(&v);
+        let req = c.policy_request(&v);
+        let h = headers(res);
+        if let Some(p) = c.offer(&k, &req, offer(&h, b"<p>hello</p>")) {
+            c.store(p);
+        }
+        c.plan(&k, &req)
+    }
+
+    #[test]
+    fn key_covers_provider_url_and_every_header() {
+        let none: Vec<(String, String)> = vec![];
+        let a = vec![("Authorization".to_string(), "Bearer one".to_string())];
+        let b = vec![("Authorization".to_string(), "Bearer two".to_string())];
+        let base = key(&view("https://a.example/", &none));
+        assert_ne!(base, key(&view("https://a.example/x", &none)));
+        assert_ne!(base, key(&view("https://a.example/", &a)));
+        assert_ne!(
+            key(&view("https://a.example/", &a)),
+            key(&view("https://a.example/", &b))
+        );
+        let mut other = view("https://a.example/", &none);
+        other.provider = "backup";
+        assert_ne!(base, key(&other));
+        assert_eq!(base, key(&view("https://a.example/", &none)));
+        assert_eq!(base.len(), 64);
+    }
+
+    #[test]
+    fn fresh_hit_then_stale_revalidates_and_no_store_is_never_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = cache(dir.path());
+        // No freshness information: the default TTL applies.
+        assert!(matches!(
+            round_trip(&c, "https://a.example/1", &[]),
+            Plan::Hit { .. }
+        ));
+        assert!(matches!(
+            round_trip(
+                &c,
+                "https://a.example/2",
+                &[("cache-control", "max-age=60")]
+            ),
+            Plan::Hit { .. }
+        ));
+        match round_trip(
+            &c,
+            "https://a.example/3",
+            &[("cache-control", "max-age=0"), ("etag", "\"v1\"")],
+        ) {
+            Plan::Revalidate { conditional, .. } => {
+                assert_eq!(conditional[0].0, reqwest::header::IF_NONE_MATCH);
+                assert_eq!(conditional[0].1, "\"v1\"");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Stale with no validator: nothing to ask with, fetch again.
+        assert!(matches!(
+            round_trip(&c, "https://a.example/4", &[("cache-control", "max-age=0")]),
+            Plan::Miss
+        ));
+        assert!(matches!(
+            round_trip(&c, "https://a.example/5", &[("cache-control", "no-store")]),
+            Plan::Miss
+        ));
+        assert_eq!(info(dir.path()).entries, 4);
+    }
+
+    #[test]
+    fn a_304_refreshes_and_serves_the_stored_body() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = cache(dir.path());
+        let v = view("https://a.example/r", &[]);
+        let k = key(&v);
+        let req = c.policy_request(&v);
+        let h = headers(&[("cache-control", "max-age=0"), ("etag", "\"v1\"")]);
+        c.store(c.offer(&k, &req, offer(&h, b"stored body")).unwrap());
+        let Plan::Revalidate { stored, .. } = c.plan(&k, &req) else {
+            panic!("expected a revalidation")
+        };
+        let h304 = headers(&[("cache-control", "max-age=600"), ("etag", "\"v1\"")]);
+        let (served, pending) = c.not_modified(&k, &req, stored, &h304).unwrap();
+        assert_eq!(served.body, b"stored body");
+        c.store(pending.unwrap());
+        assert!(matches!(c.plan(&k, &req), Plan::Hit { .. }));
+        // A 304 whose validator is another: the stored copy is not the one it speaks of.
+        let Plan::Hit { stored, .. } = c.plan(&k, &req) else {
+            panic!()
+        };
+        let other = headers(&[("etag", "\"v2\"")]);
+        assert!(c.not_modified(&k, &req, stored.clone(), &other).is_none());
+        // A 304 that names no validator speaks of the copy the request was made from.
+        assert!(c.not_modified(&k, &req, stored, &headers(&[])).is_some());
+    }
+
+    #[test]
+    fn max_age_bounds_the_age_of_what_is_served() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cfg = cache(dir.path()).cfg;
+        let plain = HttpCache::new(cfg.clone());
+        let v = view("https://a.example/m", &[]);
+        let k = key(&v);
+        let h = headers(&[("cache-control", "max-age=3600"), ("etag", "\"e\"")]);
+        let req = plain.policy_request(&v);
+        plain.store(plain.offer(&k, &req, offer(&h, b"x")).unwrap());
+        cfg.max_age = Some(Duration::ZERO);
+        let zero = HttpCache::new(cfg.clone());
+        assert!(matches!(
+            zero.plan(&k, &zero.policy_request(&v)),
+            Plan::Revalidate { .. }
+        ));
+        // A long --max-age serves a copy the server called stale.
+        let h = headers(&[("cache-control", "max-age=0"), ("etag", "\"e\"")]);
+        plain.store(plain.offer(&k, &req, offer(&h, b"x")).unwrap());
+        cfg.max_age = Some(Duration::from_secs(3600));
+        let long = HttpCache::new(cfg);
+        assert!(matches!(
+            long.plan(&k, &long.policy_request(&v)),
+            Plan::Hit { .. }
+        ));
+    }
+
+    #[test]
+    fn corrupt_or_foreign_entries_are_misses() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = cache(dir.path());
+        let v = view("https://a.example/c", &[]);
+        let k = key(&v);
+        let req = c.policy_request(&v);
+        let h = headers(&[]);
+        c.store(c.offer(&k, &req, offer(&h, b"body")).unwrap());
+        assert!(matches!(c.plan(&k, &req), Plan::Hit { .. }));
+        // Flip bytes in every content file: the integrity check fails.
+        for f in files(dir.path()) {
+            if f.to_string_lossy().contains("content-v2") {
+                std::fs::write(&f, b"garbage").unwrap();
+            }
+        }
+        assert!(matches!(c.plan(&k, &req), Plan::Miss));
+        // Bytes that are not an entry at all.
+        assert!(decode(b"vetchc1\n\xff\xff\xff\xff", &k).is_none());
+        assert!(decode(b"", &k).is_none());
+        // An entry written under another key is not served for this one.
+        let bytes = encode(
+            &c.offer(&k, &req, offer(&h, b"body")).unwrap().head,
+            b"body",
+        );
+        assert!(decode(&bytes, &k).is_some());
+        assert!(decode(&bytes, "another").is_none());
+    }
+
+    fn files(dir: &Path) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else {
+                    out.push(p);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn nothing_stored_holds_a_secret_and_modes_are_private() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("vetch");
+        let c = cache(&root);
+        let secret = "s3cr3t-canary-value-9f8e7d";
+        let url = format!("https://reader.example/?key={secret}");
+        let hs = vec![("Authorization".to_string(), format!("Bearer {secret}"))];
+        let v = view(&url, &hs);
+        let k = key(&v);
+        let req = c.policy_request(&v);
+        let h = headers(&[("set-cookie", "session=abc"), ("etag", "\"1\"")]);
+        let mut o = offer(&h, b"page");
+        o.final_url = Some("https://reader.example/?key=[REDACTED]".into());
+        c.store(c.offer(&k, &req, o).unwrap());
+        let all = files(&root);
+        assert!(!all.is_empty());
+        for f in &all {
+            let name = f.to_string_lossy();
+            assert!(!name.contains(secret), "{name}");
+            let bytes = std::fs::read(f).unwrap();
+            let text = String::from_utf8_lossy(&bytes);
+            assert!(!text.contains(secret), "{name}: {text}");
+            assert!(!text.contains("session=abc"), "{name}: {text}");
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = std::fs::metadata(f).unwrap().permissions().mode() & 0o777;
+                assert_eq!(mode, 0o600, "{name}");
+            }
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&root).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o700);
+        }
+    }
+
+    #[test]
+    fn eviction_drops_the_least_recently_used() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = cache(dir.path());
+        let body = vec![b'a'; 100_000];
+        let mut keys = Vec::new();
+        for i in 0..4u128 {
+            let url = format!("https://a.example/{i}");
+            let v = view(&url, &[]);
+            let k = key(&v);
+            let req = c.policy_request(&v);
+            let h = headers(&[]);
+            c.store(c.offer(&k, &req, offer(&h, &body)).unwrap());
+            // Last use: entry 0 oldest, entry 3 newest (no waiting for the clock).
+            let md = cacache::metadata_sync(dir.path(), &k).unwrap().unwrap();
+            let opts = cacache::WriteOpts::new()
+                .integrity(md.integrity)
+                .size(md.size)
+                .time(1_000 + i);
+            cacache::index::insert(dir.path(), &k, opts).unwrap();
+            keys.push((k, req));
+        }
+        let left = evict(dir.path(), 250_000);
+        assert!(left <= 250_000, "{left}");
+        let present: Vec<bool> = keys
+            .iter()
+            .map(|(k, r)| matches!(c.plan(k, r), Plan::Hit { .. }))
+            .collect();
+        assert_eq!(present, [false, false, true, true]);
+        let cleared = clear(dir.path()).unwrap();
+        assert_eq!(cleared.entries, 2);
+        assert_eq!(info(dir.path()).entries, 0);
+    }
+}
