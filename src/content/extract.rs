@@ -810,7 +810,7 @@ fn split_text(doc: &Document, node: &NodeRef) {
 /// htmd merges them by removing each one from a `Vec` of siblings, which is quadratic:
 /// 200 000 sibling `<b>`s (1.5 MB) took 3.4 s and 400 000 took 12 s. Doing it here, on
 /// dom_query's linked tree, is linear, and leaves htmd nothing to merge.
-fn merge_inline_runs(parent: &NodeRef) {
+pub(crate) fn merge_inline_runs(parent: &NodeRef) {
     let children = parent.children();
     let mut run: Option<(NodeRef, String)> = None;
     for child in children {
@@ -835,7 +835,7 @@ fn merge_inline_runs(parent: &NodeRef) {
 }
 
 /// An inline element (for htmd: not a block, not a link) whose only child is text.
-fn single_text_inline(node: &NodeRef) -> bool {
+pub(crate) fn single_text_inline(node: &NodeRef) -> bool {
     let inline = node.qual_name_ref().is_some_and(|name| {
         !matches!(
             &*name.local,
@@ -915,7 +915,7 @@ fn single_text_inline(node: &NodeRef) -> bool {
 }
 
 /// htmd's rule for merging two adjacent inline siblings.
-fn mergeable(first: &NodeRef, next: &NodeRef) -> bool {
+pub(crate) fn mergeable(first: &NodeRef, next: &NodeRef) -> bool {
     if !single_text_inline(next) {
         return false;
     }
