@@ -6,7 +6,7 @@
 //!    Cookie/consent banners are dropped. Every `<pre>` gets one `<code>` carrying a
 //!    `language-X` class when the page names the language in one of the usual ways
 //!    (`language-X`, `lang-X`, `highlight-source-X`, Sphinx `highlight-X`, `brush: X`,
-//!    `data-lang`, GitHub's `<pre lang>`). Data tables are reshaped so that htmd keeps
+//!    `data-lang`, GitHub's `<pre lang>`). Data tables are reshaped so that the writer keeps
 //!    every cell (first row as header, row headers kept, `colspan` padded). Link noise
 //!    goes: tooltips, permalink markers (`¶`), self-links wrapped around headings.
 //! 2. **Select** the main content with [`dom_smoothie`] (a port of Mozilla's Readability),
@@ -14,8 +14,9 @@
 //!    fails, finds fewer than [`MIN_ARTICLE_CHARS`] visible characters, or the page is
 //!    larger than [`READABILITY_MAX_BYTES`], the whole `<body>` is used instead, minus
 //!    scripts, styles, navigation, page headers/footers, sidebars, dialogs and form controls.
-//! 3. **Render** the selection as Markdown with [`htmd`] (ATX headings, `-` lists, inline
-//!    links, fenced code blocks with their language, compact pipe tables) or as plain text
+//! 3. **Render** the selection, on the same tree (no serialising and parsing again), as
+//!    Markdown with [`crate::content::markdown`] (ATX headings, `-` lists, inline links,
+//!    fenced code blocks with their language, compact pipe tables) or as plain text
 //!    (paragraph breaks kept, list items prefixed with `- ` / `N. `, table cells separated
 //!    by ` | `). Outside code blocks, runs of blank lines collapse to one; ends are trimmed.
 //!
@@ -29,7 +30,7 @@
 //! falls back to the next cheaper strategy (whole body, then the body's plain text, then
 //! the body as it came). This relies on `panic = "unwind"`, which the release profile
 //! keeps. A stack overflow cannot be caught, so nesting is bounded before anything
-//! recursive runs ([`MAX_DEPTH`]), and the inputs that make html5ever or htmd quadratic
+//! recursive runs ([`MAX_DEPTH`]), and the inputs that make html5ever quadratic
 //! (deep nesting, long runs of sibling inline elements) are defused first: every step is
 //! linear in the size of the page.
 //!
@@ -38,13 +39,9 @@
 //! MB of HTML), so async callers should run it in `tokio::task::spawn_blocking`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::OnceLock;
 
 use dom_query::{Document, NodeRef, Selection};
 use dom_smoothie::{Config, Readability, TextMode};
-use htmd::element_handler::Handlers;
-use htmd::options::{BulletListMarker, Options};
-use htmd::{Element, HtmlToMarkdown};
 
 use crate::redact::Redactor;
 
@@ -293,7 +290,7 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Option<T> {
 /// Readability's selection rendered in the requested form; `None` when it finds nothing.
 fn readable(doc: Document, base: Option<&url::Url>, text_mode: bool) -> Option<String> {
     let cfg = Config {
-        // Keep classes so that `language-X` on code blocks reaches htmd.
+        // Keep classes so that `language-X` on code blocks reaches the writer.
         keep_classes: true,
         // The text is only used to measure the selection; Raw is the cheapest.
         text_mode: TextMode::Raw,
@@ -306,43 +303,36 @@ fn readable(doc: Document, base: Option<&url::Url>, text_mode: bool) -> Option<S
     if !has_visible_chars(&article.text_content, 1) {
         return None;
     }
+    // The article is a subtree of readability's own document: write it from there
+    // (`article.content` is the same subtree serialised, which would need a second parse).
+    let doc = &readability.doc;
+    let root = doc.select_single("#readability-page-1");
     let body = if text_mode {
-        let frag = Document::fragment(article.content);
-        selection_text(&frag.select("html"), &frag)
+        selection_text(&root, doc)
     } else {
-        html_to_markdown(&article.content)
+        html_to_markdown(&root)
     };
-    // Readability removes the headline when it repeats the title; put it back on top.
-    let headline = collapse_whitespace(&article.title);
+    Some(with_headline(body, &article.title, text_mode))
+}
+
+/// Readability removes the headline when it repeats the title; put it back on top.
+fn with_headline(body: String, title: &str, text_mode: bool) -> String {
+    let headline = collapse_whitespace(title);
     let has_headline = headline.is_empty()
         || body
             .lines()
             .filter(|l| !l.trim().is_empty())
             .take(5)
             .any(|l| l.contains(headline.as_str()));
-    let out = match (has_headline, text_mode) {
+    match (has_headline, text_mode) {
         (true, _) => body,
         (false, true) => format!("{headline}\n\n{body}"),
         (false, false) => {
-            // Let htmd escape the headline the way it escapes the body text.
-            let heading = html_to_markdown(&format!("<h1>{}</h1>", escape_html_text(&headline)));
+            // Escaped the way the writer escapes the body text.
+            let heading = tidy_markdown(&crate::content::markdown::heading(&headline, 1));
             format!("{heading}\n\n{body}")
         }
-    };
-    Some(out)
-}
-
-fn escape_html_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            _ => out.push(c),
-        }
     }
-    out
 }
 
 /// The whole `<body>` minus boilerplate, rendered in the requested form.
@@ -360,7 +350,7 @@ fn whole_body(doc: Document, base: Option<&url::Url>, text_mode: bool) -> String
     if text_mode {
         selection_text(&sel, &doc)
     } else {
-        html_to_markdown(&sel.html())
+        html_to_markdown(&sel)
     }
 }
 
@@ -804,12 +794,11 @@ fn split_text(doc: &Document, node: &NodeRef) {
     node.remove_from_parent();
 }
 
-/// Merge runs of adjacent inline siblings that htmd would merge anyway (same tag, same
-/// attributes, one text child each: `<b>x</b><b>y</b>` is `**xy**` either way).
-///
-/// htmd merges them by removing each one from a `Vec` of siblings, which is quadratic:
-/// 200 000 sibling `<b>`s (1.5 MB) took 3.4 s and 400 000 took 12 s. Doing it here, on
-/// dom_query's linked tree, is linear, and leaves htmd nothing to merge.
+/// Merge runs of adjacent inline siblings that read as one (same tag, same attributes, one
+/// text child each: `<b>x</b><b>y</b>` is `**xy**`), on dom_query's linked tree: linear.
+/// (htmd, the converter before the writer, merged them in a `Vec` of siblings, which was
+/// quadratic: 200 000 sibling `<b>`s took 3.4 s.) Used by the preparation for crowded
+/// parents and by the Markdown writer before it walks.
 pub(crate) fn merge_inline_runs(parent: &NodeRef) {
     let children = parent.children();
     let mut run: Option<(NodeRef, String)> = None;
@@ -834,7 +823,7 @@ pub(crate) fn merge_inline_runs(parent: &NodeRef) {
     }
 }
 
-/// An inline element (for htmd: not a block, not a link) whose only child is text.
+/// An inline element (not a block, not a link) whose only child is text.
 pub(crate) fn single_text_inline(node: &NodeRef) -> bool {
     let inline = node.qual_name_ref().is_some_and(|name| {
         !matches!(
@@ -914,7 +903,7 @@ pub(crate) fn single_text_inline(node: &NodeRef) -> bool {
             .is_some_and(|c| c.is_text() && c.next_sibling().is_none())
 }
 
-/// htmd's rule for merging two adjacent inline siblings.
+/// The rule for merging two adjacent inline siblings (htmd's, kept by the writer).
 pub(crate) fn mergeable(first: &NodeRef, next: &NodeRef) -> bool {
     if !single_text_inline(next) {
         return false;
@@ -940,13 +929,13 @@ fn unwrap_element(node: &NodeRef) {
     node.remove_from_parent();
 }
 
-/// Shape tables so that htmd renders every cell. htmd makes a pipe table only when the
+/// Shape tables so that the writer renders every cell. It makes a pipe table only when the
 /// table has `<th>` cells, takes its header from one row only, and silently drops `<th>`
 /// cells in body rows (row headers such as "Born" in an infobox). So, for each data
 /// table (two or more columns, no nested table): the first row becomes the header, `th`
 /// elsewhere becomes `td`, extra header rows move into the body, and `colspan` is padded
 /// with empty cells so columns stay aligned. Layout tables (nested, or one column) lose
-/// their `th` so htmd renders their cells as blocks.
+/// their `th` so the writer renders their cells as blocks.
 fn normalize_tables(doc: &Document, tables: &[NodeRef]) {
     for table in tables {
         let rows = table_rows(table);
@@ -973,7 +962,7 @@ fn normalize_tables(doc: &Document, tables: &[NodeRef]) {
                 cell.rename("td");
             }
         }
-        // htmd reads only the first row of a <thead>: move the others into the body.
+        // The writer reads only the first row of a <thead>: move the others into the body.
         if let Some(thead) = header.parent().filter(|p| p.has_name("thead")) {
             let extra: Vec<NodeRef> = body_rows
                 .iter()
@@ -1068,10 +1057,11 @@ fn tidy_fragment_links(links: &[NodeRef]) {
 }
 
 /// Elements nested deeper than this are unwrapped (their content kept, the elements
-/// dropped). htmd and dom_smoothie recurse once per level, and a stack overflow aborts
-/// the process (`catch_unwind` cannot catch it): htmd needs about 3.3 KB of stack per
-/// level in a debug build, so 256 levels stay well inside a 2 MB thread stack (the
-/// default for spawned and `spawn_blocking` threads). Real pages rarely pass 60.
+/// dropped). The Markdown writer and dom_smoothie recurse once per level, and a stack
+/// overflow aborts the process (`catch_unwind` cannot catch it): the writer needs less
+/// than 4 KB of stack per level in a debug build (a test pins it), so 256 levels stay well
+/// inside a 2 MB thread stack (the default for spawned and `spawn_blocking` threads). Real
+/// pages rarely pass 60.
 pub const MAX_DEPTH: usize = 256;
 
 /// How the nesting pre-pass treats a tag name.
@@ -1399,8 +1389,8 @@ fn remove_consent_banners(candidates: &[NodeRef]) {
     }
 }
 
-/// Make every `<pre>` hold one `<code>` (so htmd fences it) and put the language, when
-/// the page names it, on that `<code>` as `language-X` (which htmd reads).
+/// Make every `<pre>` hold one `<code>` (so the writer fences it) and put the language, when
+/// the page names it, on that `<code>` as `language-X` (which the writer reads).
 fn normalize_code_blocks(doc: &Document, pres: &[NodeRef]) {
     for pre in pres {
         let lang = code_language(pre);
@@ -1594,62 +1584,12 @@ fn absolutize_links(doc: &Document, base: &url::Url) {
 
 // --- rendering --------------------------------------------------------------------------
 
-fn converter() -> &'static HtmlToMarkdown {
-    static CONVERTER: OnceLock<HtmlToMarkdown> = OnceLock::new();
-    CONVERTER.get_or_init(|| {
-        HtmlToMarkdown::builder()
-            .options(Options {
-                bullet_list_marker: BulletListMarker::Dash,
-                ul_bullet_spacing: 1,
-                ol_number_spacing: 1,
-                ..Options::default()
-            })
-            .skip_tags(vec![
-                "head", "script", "style", "noscript", "template", "svg", "canvas", "iframe",
-                "object", "embed", "nav", "button", "select", "input", "textarea", "dialog",
-            ])
-            // Inline images (data: URIs) are kilobytes of base64 noise: keep their alt text.
-            .add_handler(vec!["img"], |handlers: &dyn Handlers, element: Element| {
-                let src = attr_value(&element, "src");
-                if src.is_some_and(|s| s.trim_start().to_ascii_lowercase().starts_with("data:")) {
-                    let alt = attr_value(&element, "alt").map(collapse_whitespace);
-                    return Some(alt.unwrap_or_default().into());
-                }
-                handlers.fallback(element)
-            })
-            // `javascript:` links lead nowhere: keep the link text only.
-            .add_handler(vec!["a"], |handlers: &dyn Handlers, element: Element| {
-                let href = attr_value(&element, "href");
-                if href.is_some_and(|h| {
-                    h.trim_start()
-                        .to_ascii_lowercase()
-                        .starts_with("javascript:")
-                }) {
-                    return Some(handlers.walk_children(element.node));
-                }
-                // A link with nothing to show (icon fonts, vote arrows) is noise.
-                let inner = handlers.walk_children(element.node);
-                if inner.content.trim().is_empty() {
-                    return Some(inner);
-                }
-                handlers.fallback(element)
-            })
-            .build()
-    })
-}
-
-fn attr_value<'a>(element: &'a Element, name: &str) -> Option<&'a str> {
-    element
-        .attrs
-        .iter()
-        .find(|a| &*a.name.local == name)
-        .map(|a| &*a.value)
-}
-
-fn html_to_markdown(html: &str) -> String {
-    // htmd only fails on I/O errors of its in-memory parser; treat one as "no content".
-    let md = converter().convert(html).unwrap_or_default();
-    tidy_markdown(&md)
+/// `sel`'s first node written as Markdown ([`crate::content::markdown`]), tidied.
+fn html_to_markdown(sel: &Selection) -> String {
+    match sel.nodes().first() {
+        Some(node) => tidy_markdown(&crate::content::markdown::to_markdown(node)),
+        None => String::new(),
+    }
 }
 
 /// Plain text of `sel`: list items get `- ` / `N. ` markers and table cells ` | `
@@ -1781,8 +1721,9 @@ fn tidy_markdown(md: &str) -> String {
     trim_in_place(out)
 }
 
-/// htmd pads table cells to the column width, which costs a reader many tokens on wide
-/// tables: drop the padding before each `|` and shorten delimiter dashes to three.
+/// Table rows: padding inside cells (from a converter that pads to the column width, or
+/// from the page) costs a reader tokens on wide tables: one space is kept before each `|`,
+/// and delimiter dashes are shortened to three.
 fn push_compact_table_row(out: &mut String, line: &str, second_row: bool) {
     let line = line.trim_end();
     let is_delimiter = second_row
@@ -1818,7 +1759,7 @@ fn push_compact_table_row(out: &mut String, line: &str, second_row: bool) {
         }
         out.push(c);
     }
-    // htmd writes a `|` inside a cell as `&#124;`; GFM's escape reads better.
+    // A `|` inside a cell written as `&#124;` (htmd did): GFM's escape reads better.
     if line.contains("&#124;") {
         let start = out.rfind('\n').map_or(0, |p| p + 1);
         let row = out.split_off(start).replace("&#124;", "\\|");
@@ -2386,22 +2327,19 @@ mod tests {
     }
 
     #[test]
-    fn inline_runs_merge_like_htmd() {
+    fn inline_runs_merge_before_writing() {
         let html = "<p>Say <b>he</b><strong>llo</strong><b class=\"x\">!</b> <i>a</i><em>b</em> \
                     <code>x</code><code>y</code><a href=\"/1\">1</a><a href=\"/2\">2</a></p>";
-        let direct = tidy_markdown(&converter().convert(html).unwrap_or_default());
+        // The preparation's merge (for crowded parents) and the writer's own agree.
+        let direct = html_to_markdown(&Document::from(html).select("body"));
         let doc = Document::from(html);
         for p in doc.select("p").nodes() {
             merge_inline_runs(p);
         }
-        let merged = tidy_markdown(
-            &converter()
-                .convert(&doc.select("body").html())
-                .unwrap_or_default(),
-        );
+        let merged = html_to_markdown(&doc.select("body"));
         assert_eq!(merged, direct);
         assert_eq!(direct, "Say **hello****!** *ab* `xy`[1](/1)[2](/2)");
-        // Many siblings stay linear (htmd alone is quadratic here).
+        // Many siblings stay linear (htmd, the converter before, was quadratic here).
         let many = format!("<p>{}</p>", "<b>x</b>".repeat(100_000));
         let start = std::time::Instant::now();
         let out = extract(&many, BodyKind::Html, ExtractMode::Auto, None);
