@@ -67,6 +67,10 @@ pub const MIN_ARTICLE_CHARS: usize = 200;
 /// large are rarely single articles.
 pub const READABILITY_MAX_BYTES: usize = 3 * 1024 * 1024;
 
+/// Pages up to this size keep a copy of their prepared tree for the whole-body fallback
+/// (see [`extract`]); larger ones are parsed again in the rare case they need it.
+const SPARE_TREE_MAX_BYTES: usize = 256 * 1024;
+
 thread_local! {
     /// The cancellation flag of the work running on this thread (see [`with_cancel`]).
     static CANCEL: std::cell::RefCell<Option<std::sync::Arc<std::sync::atomic::AtomicBool>>> =
@@ -240,6 +244,10 @@ fn extract_html(
     // dom_smoothie is a large heuristic code base; a panic in it on odd markup must not
     // take the process down, so it runs under catch_unwind and we fall back.
     let base = base.as_ref();
+    // Readability consumes (and mutates) the tree. Small pages are the ones that most
+    // often need the whole-body fallback, and copying a tree costs a fraction of parsing,
+    // preparing and redacting it again: keep a copy of theirs.
+    let spare = (body.len() <= SPARE_TREE_MAX_BYTES).then(|| doc.clone());
     let article = guarded(move || readable(doc, base, text_mode)).flatten();
     if cancelled() {
         return Extracted::default();
@@ -253,9 +261,12 @@ fn extract_html(
         }
     }
 
-    // Fallback: the whole body, minus boilerplate. Readability consumed (and mutated) the
-    // first parse, so parse again; this path is taken for small or odd pages.
-    let whole = guarded(|| whole_body(parse_prepared(body, redactor).0, base, text_mode));
+    // Fallback: the whole body, minus boilerplate, from the spare tree (a large page's
+    // was not kept: parse it again; this path is rare for those).
+    let whole = guarded(|| {
+        let doc = spare.unwrap_or_else(|| parse_prepared(body, redactor).0);
+        whole_body(doc, base, text_mode)
+    });
     let text = match (whole, article) {
         // Readability's pick was too small to trust; the whole body wins unless stripping
         // the boilerplate left it with less than half of that.
