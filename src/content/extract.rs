@@ -55,7 +55,17 @@ pub struct Extracted {
     /// The page's `<title>`, whitespace-collapsed and trimmed; `None` when absent or empty
     /// (always `None` for JSON and other text).
     pub title: Option<String>,
+    /// All the text a person sees on the page ([`visible_text`]), measured on the tree
+    /// parsed for extraction. Only from [`extract_redacted`], only for HTML pages of up
+    /// to [`SPARE_TREE_MAX_BYTES`] whose `text` is short (fewer than
+    /// [`JUDGE_SHORT_TEXT`] + 1 visible characters, the case where the judge needs it);
+    /// otherwise `None`, and a caller that needs it calls [`visible_text`].
+    pub visible: Option<String>,
 }
+
+/// The judge weighs interstitial markers against all the visible text of a page only
+/// when the extracted text has at most this many non-whitespace characters.
+pub const JUDGE_SHORT_TEXT: usize = 4000;
 
 /// When readability's selection has fewer visible characters than this, the whole body
 /// is converted instead.
@@ -69,7 +79,7 @@ pub const READABILITY_MAX_BYTES: usize = 3 * 1024 * 1024;
 
 /// Pages up to this size keep a copy of their prepared tree for the whole-body fallback
 /// (see [`extract`]); larger ones are parsed again in the rare case they need it.
-const SPARE_TREE_MAX_BYTES: usize = 256 * 1024;
+pub const SPARE_TREE_MAX_BYTES: usize = 256 * 1024;
 
 thread_local! {
     /// The cancellation flag of the work running on this thread (see [`with_cancel`]).
@@ -128,7 +138,10 @@ pub fn extract_redacted(
     redactor: &Redactor,
 ) -> Extracted {
     match kind {
-        BodyKind::Html => extract_html(body, mode, base_url, READABILITY_MAX_BYTES, Some(redactor)),
+        BodyKind::Html => {
+            let limit = READABILITY_MAX_BYTES;
+            extract_html(body, mode, base_url, limit, Some(redactor), true)
+        }
         _ => extract(body, kind, mode, base_url),
     }
 }
@@ -143,17 +156,22 @@ pub fn extract_with_limit(
     readability_max_bytes: usize,
 ) -> Extracted {
     match kind {
-        BodyKind::Html => extract_html(body, mode, base_url, readability_max_bytes, None),
+        BodyKind::Html => extract_html(body, mode, base_url, readability_max_bytes, None, false),
         BodyKind::Json => {
             let text = match mode {
                 ExtractMode::Raw => body.to_owned(),
                 _ => pretty_json(body).unwrap_or_else(|| body.to_owned()),
             };
-            Extracted { text, title: None }
+            Extracted {
+                text,
+                title: None,
+                visible: None,
+            }
         }
         BodyKind::OtherText => Extracted {
             text: body.to_owned(),
             title: None,
+            visible: None,
         },
     }
 }
@@ -196,6 +214,7 @@ fn extract_html(
     base_url: Option<&str>,
     readability_max_bytes: usize,
     redactor: Option<&Redactor>,
+    want_visible: bool,
 ) -> Extracted {
     if mode == ExtractMode::Raw {
         // The title only needs the head: parse up to the end of it, not the whole page.
@@ -205,17 +224,24 @@ fn extract_html(
         return Extracted {
             text: body.to_owned(),
             title,
+            visible: None,
         };
     }
     let text_mode = mode == ExtractMode::Text;
     let base = base_url.and_then(absolute_http_url);
 
     // Parsing and preparing the document: html5ever is robust, but guard it anyway.
-    let Some((doc, title)) = guarded(|| parse_prepared(body, redactor)) else {
+    // What a person sees is measured on a copy taken before redaction and preparation
+    // (exactly what `visible_text` would parse), when the page is small enough for the
+    // copy to be cheap; it is only read if the extracted text turns out short.
+    let keep_seen = want_visible && body.len() <= SPARE_TREE_MAX_BYTES;
+    let Some((doc, title, seen)) = guarded(|| parse_prepared_seen(body, redactor, keep_seen))
+    else {
         // Nothing we could parse: return the body as it came (still trimmed and tidied).
         return Extracted {
             text: tidy_text(body),
             title: None,
+            visible: None,
         };
     };
     if cancelled() {
@@ -238,7 +264,11 @@ fn extract_html(
         let base = base.as_ref();
         let whole = guarded(move || whole_body(doc, base, text_mode));
         let text = whole.unwrap_or_else(|| last_resort_text(body));
-        return Extracted { text, title };
+        return Extracted {
+            text,
+            title,
+            visible: None,
+        };
     }
 
     // dom_smoothie is a large heuristic code base; a panic in it on odd markup must not
@@ -254,9 +284,11 @@ fn extract_html(
     }
     if let Some(found) = &article {
         if has_visible_chars(found, MIN_ARTICLE_CHARS) {
+            let visible = seen_if_short(seen, found);
             return Extracted {
                 text: found.clone(),
                 title,
+                visible,
             };
         }
     }
@@ -281,7 +313,19 @@ fn extract_html(
         (None, Some(a)) => a,
         (None, None) => last_resort_text(body),
     };
-    Extracted { text, title }
+    let visible = seen_if_short(seen, &text);
+    Extracted {
+        text,
+        title,
+        visible,
+    }
+}
+
+/// The visible text of the kept copy, when the extracted `text` is short enough for the
+/// judge to need it.
+fn seen_if_short(seen: Option<Document>, text: &str) -> Option<String> {
+    let seen = seen.filter(|_| !has_visible_chars(text, JUDGE_SHORT_TEXT + 1))?;
+    guarded(|| seen_text(&seen))
 }
 
 /// When both converters panicked: html5ever's text of the body, or the body itself.
@@ -367,13 +411,25 @@ fn whole_body(doc: Document, base: Option<&url::Url>, text_mode: bool) -> String
 
 /// Parse the page, redact it when asked, and apply the preparation shared by both paths.
 fn parse_prepared(body: &str, redactor: Option<&Redactor>) -> (Document, Option<String>) {
+    let (doc, title, _) = parse_prepared_seen(body, redactor, false);
+    (doc, title)
+}
+
+/// [`parse_prepared`], and when `keep_seen`, a copy of the tree as [`visible_text`] sees
+/// it (hidden elements removed; not redacted, not prepared).
+fn parse_prepared_seen(
+    body: &str,
+    redactor: Option<&Redactor>,
+    keep_seen: bool,
+) -> (Document, Option<String>, Option<Document>) {
     let doc = Document::from(&*cap_nesting(body, MAX_DEPTH));
     remove_unseen(&doc);
+    let seen = keep_seen.then(|| doc.clone());
     if let Some(r) = redactor {
         crate::content::dom_redact::redact_document(&doc, r);
     }
     let title = prepare(&doc);
-    (doc, title)
+    (doc, title, seen)
 }
 
 // --- what a person sees (issue 18) -----------------------------------------------------
@@ -494,15 +550,20 @@ pub fn visible_text(html: &str) -> Option<String> {
     guarded(|| {
         let doc = Document::from(&*cap_nesting(html, MAX_DEPTH));
         remove_unseen(&doc);
-        doc.select("head, script, style, template").remove();
-        let body = doc.select("body");
-        let sel = if body.exists() {
-            body
-        } else {
-            doc.select("html")
-        };
-        tidy_text(&sel.formatted_text())
+        seen_text(&doc)
     })
+}
+
+/// [`visible_text`] of a tree parsed and cleared of hidden elements (changes the tree).
+fn seen_text(doc: &Document) -> String {
+    doc.select("head, script, style, template").remove();
+    let body = doc.select("body");
+    let sel = if body.exists() {
+        body
+    } else {
+        doc.select("html")
+    };
+    tidy_text(&sel.formatted_text())
 }
 
 #[cfg(test)]
@@ -585,6 +646,31 @@ mod unseen_tests {
         assert!(seen.contains("harbour master"));
         // Generous for unoptimised builds; quadratic behaviour would take minutes.
         assert!(start.elapsed() < std::time::Duration::from_secs(30));
+    }
+
+    #[test]
+    fn the_judges_measure_comes_from_the_extraction_parse_when_text_is_short() {
+        let r = Redactor::new();
+        let html = format!(
+            "<html><head><title>T</title><script>var x=1;</script></head><body>\
+             <div class=\"cookie-banner\">We use cookies.</div><nav>Menu</nav>\
+             <p>{PROSE}</p><div hidden>SECRET-A</div></body></html>"
+        );
+        for mode in [ExtractMode::Auto, ExtractMode::Text] {
+            let out = extract_redacted(&html, BodyKind::Html, mode, None, &r);
+            // Exactly what a separate parse measures: banners and navigation included.
+            assert_eq!(out.visible, visible_text(&html), "{mode}");
+            assert!(out.visible.is_some_and(|v| v.contains("We use cookies")));
+        }
+        // Long text: the judge does not need the measure, so it is not taken.
+        let long = format!("<html><body><p>{}</p></body></html>", PROSE.repeat(80));
+        let out = extract_redacted(&long, BodyKind::Html, ExtractMode::Auto, None, &r);
+        assert_eq!(out.visible, None);
+        // Only the lookup's path takes it.
+        assert_eq!(
+            extract(&html, BodyKind::Html, ExtractMode::Auto, None).visible,
+            None
+        );
     }
 
     #[test]
