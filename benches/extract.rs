@@ -1,18 +1,22 @@
 //! Extraction benchmark (not a test): `cargo bench --bench extract`.
 //!
-//! Builds a realistic long article page of about 1 MB and 5 MB (navigation, many
-//! sections of paragraphs with links and inline markup, lists, code blocks, tables,
-//! a sidebar and a footer) and times `extract(.., Auto, ..)` on each, and
-//! `extract_redacted` (the lookup's path: the page is redacted on the parsed tree before
-//! conversion) to show what that pass costs.
+//! Builds realistic article pages of about 1 MB and 5 MB, generated deterministically: a
+//! head with a script, a cookie banner, a header with navigation, an `<article>` of many
+//! sections (paragraphs with links, inline markup, entities and inline code; nested and
+//! ordered lists; block quotes; images with and without alt text; fenced code with a
+//! language; data tables), a sidebar of related links and a footer. Each page goes through
+//! `extract_redacted` with the default [`Redactor`], the lookup's own path, in `auto` and
+//! `text` modes; the figure to watch is milliseconds per MB (target: < 30, release build).
+//! A 5 MB page is past [`READABILITY_MAX_BYTES`], so it takes the whole-body path.
+//!
+//! `VETCH_BENCH_PAGE=path` adds a real page of your own.
 
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use vetch::content::extract::{
-    extract, extract_redacted, extract_with_limit, READABILITY_MAX_BYTES,
-};
+use vetch::content::extract::{extract_redacted, READABILITY_MAX_BYTES};
+use vetch::content::markdown::to_markdown;
 use vetch::model::kinds::{BodyKind, ExtractMode};
 use vetch::redact::Redactor;
 
@@ -25,21 +29,42 @@ fn section(out: &mut String, i: usize) {
         let _ = write!(
             out,
             "<p>Paragraph {p} of section {i}. The survey teams walked the <a href=\"/reports/{i}/{p}\">northern \
-             transect</a> at dawn and recorded <strong>surface temperatures</strong>, humidity and wind, \
+             transect</a> at dawn and recorded <strong>surface temperatures</strong>, humidity &amp; wind, \
              then compared them with the <em>satellite</em> readings taken the same morning. Differences \
-             above two degrees were flagged for a second visit, and the notes were filed with the \
-             <a href=\"https://data.example.org/sets/{i}\">open data portal</a> before noon.</p>"
+             above two degrees were flagged for a second visit (see <code>flag_site()</code>), and the notes \
+             were filed with the <a href=\"https://data.example.org/sets/{i}\" title=\"Open data\">open data \
+             portal</a> before noon&nbsp;&mdash; usually.</p>"
         );
     }
     out.push_str("<ul>");
     for li in 0..5 {
-        let _ = write!(out, "<li>Observation {li}: canopy cover at <a href=\"/sites/{i}-{li}\">site {i}-{li}</a> was lower than expected</li>");
+        let _ = write!(
+            out,
+            "<li>Observation {li}: canopy cover at <a href=\"/sites/{i}-{li}\">site {i}-{li}</a> was lower than expected"
+        );
+        if li == 2 {
+            out.push_str("<ul><li>north slope</li><li>south slope, <em>after</em> rain</li></ul>");
+        }
+        out.push_str("</li>");
     }
     out.push_str("</ul>");
+    if i % 3 == 0 {
+        let _ = write!(
+            out,
+            "<ol start=\"{}\"><li>Calibrate the sensor</li><li>Record the reading</li><li>Upload</li></ol>",
+            i + 1
+        );
+        let _ = write!(
+            out,
+            "<blockquote><p>Shade is infrastructure, said the planner in section {i}.</p></blockquote>\
+             <figure><img src=\"/img/{i}.jpg\" alt=\"Thermal map {i}\"><figcaption>Map {i}</figcaption></figure>\
+             <img src=\"/img/spacer.gif\">"
+        );
+    }
     if i % 5 == 0 {
         let _ = write!(
             out,
-            "<pre><code class=\"language-python\">def mean(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return total / len(xs)  # section {i}\n</code></pre>"
+            "<div class=\"highlight\"><pre><code class=\"language-python\">def mean(xs):\n    total = 0\n    for x in xs:\n        total += x  # a &lt; b &amp;&amp; c\n    return total / len(xs)  # section {i}\n</code></pre></div>"
         );
     }
     if i % 7 == 0 {
@@ -56,21 +81,26 @@ fn section(out: &mut String, i: usize) {
         }
         out.push_str("</tbody></table>");
     }
-    out.push_str("</section>");
+    out.push_str("<div class=\"share\"><a href=\"/share/tw\">Share</a> <a href=\"/share/fb\">Post</a></div></section>");
 }
 
 fn page(target_bytes: usize) -> String {
     let mut out = String::with_capacity(target_bytes + 4096);
     out.push_str(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Field notes | Example Science</title>\
+         <meta property=\"og:title\" content=\"Field notes from a hot summer\">\
+         <style>body{font-family:sans-serif}.sidebar{float:right}</style>\
          <script>window.dataLayer=[];function gtag(){dataLayer.push(arguments)}</script></head><body>\
          <div class=\"cookie-banner\">We use cookies. <button>Accept</button></div>\
-         <header><nav><ul>",
+         <header><a href=\"/\"><img src=\"/logo.svg\" alt=\"Example Science\"></a><nav><ul>",
     );
     for n in 0..30 {
         let _ = write!(out, "<li><a href=\"/topic/{n}\">Topic {n}</a></li>");
     }
-    out.push_str("</ul></nav></header><main><article><h1>Field notes from a hot summer</h1>");
+    out.push_str(
+        "</ul></nav></header><main><article><h1>Field notes from a hot summer</h1>\
+         <p class=\"byline\">By A. Writer, <time datetime=\"2024-07-01\">1 July 2024</time></p>",
+    );
     let mut i = 0;
     while out.len() < target_bytes.saturating_sub(3000) {
         section(&mut out, i);
@@ -83,7 +113,11 @@ fn page(target_bytes: usize) -> String {
             "<li><a href=\"/related/{n}\">Related story {n}</a></li>"
         );
     }
-    out.push_str("</ul></aside><footer><p>© 2024 Example Science. All rights reserved.</p></footer></body></html>");
+    out.push_str(
+        "</ul></aside><footer><p>© 2024 Example Science. All rights reserved.</p>\
+         <ul><li><a href=\"/privacy\">Privacy</a></li><li><a href=\"/terms\">Terms</a></li></ul>\
+         </footer><script>gtag('config','G-1')</script></body></html>",
+    );
     out
 }
 
@@ -92,41 +126,24 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
-/// `limit: None` runs `extract_redacted` (default readability limit) instead.
-fn bench(label: &str, html: &str, runs: usize, limit: Option<usize>) {
+fn bench(label: &str, html: &str, mode: ExtractMode, runs: usize) {
     let redactor = Redactor::new();
+    let base = Some("https://science.example.org/notes/2024/field-notes");
     let mut times = Vec::with_capacity(runs);
     let mut out_len = 0;
     for _ in 0..runs {
         let start = Instant::now();
-        let base = Some("https://science.example.org/notes");
-        let out = match limit {
-            Some(limit) => extract_with_limit(
-                black_box(html),
-                BodyKind::Html,
-                ExtractMode::Auto,
-                base,
-                limit,
-            ),
-            None => extract_redacted(
-                black_box(html),
-                BodyKind::Html,
-                ExtractMode::Auto,
-                base,
-                &redactor,
-            ),
-        };
+        let out = extract_redacted(black_box(html), BodyKind::Html, mode, base, &redactor);
         times.push(start.elapsed());
         out_len = out.text.len();
     }
     let best = times.iter().min().copied().unwrap_or_default();
     let med = median(times);
     let mb = html.len() as f64 / (1024.0 * 1024.0);
+    let ms = med.as_secs_f64() * 1000.0;
     println!(
-        "{label:<34} {:>5.2} MB  median {:>6.1} ms {:>5.1} MB/s  best {:>6.1} ms  (output {} KB, {runs} runs)",
-        mb,
-        med.as_secs_f64() * 1000.0,
-        mb / med.as_secs_f64(),
+        "{label:<22} {mb:>5.2} MB  median {ms:>6.1} ms  {:>5.1} ms/MB  best {:>6.1} ms  (output {} KB, {runs} runs)",
+        ms / mb,
         best.as_secs_f64() * 1000.0,
         out_len / 1024
     );
@@ -135,29 +152,43 @@ fn bench(label: &str, html: &str, runs: usize, limit: Option<usize>) {
 fn main() {
     let one = page(1024 * 1024);
     let five = page(5 * 1024 * 1024);
-    // Warm up (OnceLock converter, allocator).
-    let _ = extract(&one, BodyKind::Html, ExtractMode::Auto, None);
-    bench(
-        "1 MB, auto (readability)",
+    assert!(one.len() <= READABILITY_MAX_BYTES && five.len() > READABILITY_MAX_BYTES);
+    // Warm up (lazily built tables, the allocator).
+    let _ = extract_redacted(
         &one,
-        11,
-        Some(READABILITY_MAX_BYTES),
+        BodyKind::Html,
+        ExtractMode::Auto,
+        None,
+        &Redactor::new(),
     );
-    bench("1 MB, auto + DOM redaction", &one, 11, None);
-    bench("1 MB, whole body (no readability)", &one, 11, Some(0));
-    bench(
-        "5 MB, auto (> 3 MiB: whole body)",
-        &five,
-        5,
-        Some(READABILITY_MAX_BYTES),
+    bench("1 MB, auto", &one, ExtractMode::Auto, 11);
+    bench("1 MB, text", &one, ExtractMode::Text, 11);
+    bench("5 MB, auto", &five, ExtractMode::Auto, 5);
+    bench("5 MB, text", &five, ExtractMode::Text, 5);
+    // The stages a reader of the figures above asks about: parsing alone, and the
+    // Markdown writer alone on the parsed body (no readability, no redaction).
+    let mut parse = Vec::new();
+    let mut write = Vec::new();
+    for _ in 0..11 {
+        let start = Instant::now();
+        let doc = dom_query::Document::from(black_box(one.as_str()));
+        parse.push(start.elapsed());
+        let body = doc.select("body");
+        let start = Instant::now();
+        let md = body.nodes().first().map(to_markdown).unwrap_or_default();
+        write.push(start.elapsed());
+        black_box(md);
+    }
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "1 MB, parse alone: median {:.1} ms; Markdown writer alone (whole body): median {:.1} ms",
+        ms(median(parse)),
+        ms(median(write))
     );
-    bench("5 MB, auto + DOM redaction", &five, 5, None);
-    bench("5 MB, readability forced", &five, 5, Some(usize::MAX));
-    // A real page, when the htmd sources (which ship it as an example) are at hand.
     if let Ok(path) = std::env::var("VETCH_BENCH_PAGE") {
         if let Ok(real) = std::fs::read_to_string(&path) {
-            bench("real page, auto", &real, 7, Some(READABILITY_MAX_BYTES));
-            bench("real page, auto + DOM redaction", &real, 7, None);
+            bench("real page, auto", &real, ExtractMode::Auto, 7);
+            bench("real page, text", &real, ExtractMode::Text, 7);
         }
     }
 }

@@ -26,7 +26,7 @@ use dom_query::{Document, NodeRef};
 use crate::redact::controls::strip_controls;
 use crate::redact::Redactor;
 
-/// Attribute values the Markdown writer (htmd) or the text writer can print: `href` and
+/// Attribute values the Markdown writer ([`crate::content::markdown`]) or the text writer can print: `href` and
 /// `src` as link and image targets, `title` as a link or image title, `alt` as image text;
 /// and `content`, where readability finds a headline (`<meta property="og:title">`) that
 /// is printed on top when the body lacks it.

@@ -6,7 +6,7 @@
 //!    Cookie/consent banners are dropped. Every `<pre>` gets one `<code>` carrying a
 //!    `language-X` class when the page names the language in one of the usual ways
 //!    (`language-X`, `lang-X`, `highlight-source-X`, Sphinx `highlight-X`, `brush: X`,
-//!    `data-lang`, GitHub's `<pre lang>`). Data tables are reshaped so that htmd keeps
+//!    `data-lang`, GitHub's `<pre lang>`). Data tables are reshaped so that the writer keeps
 //!    every cell (first row as header, row headers kept, `colspan` padded). Link noise
 //!    goes: tooltips, permalink markers (`¶`), self-links wrapped around headings.
 //! 2. **Select** the main content with [`dom_smoothie`] (a port of Mozilla's Readability),
@@ -14,8 +14,9 @@
 //!    fails, finds fewer than [`MIN_ARTICLE_CHARS`] visible characters, or the page is
 //!    larger than [`READABILITY_MAX_BYTES`], the whole `<body>` is used instead, minus
 //!    scripts, styles, navigation, page headers/footers, sidebars, dialogs and form controls.
-//! 3. **Render** the selection as Markdown with [`htmd`] (ATX headings, `-` lists, inline
-//!    links, fenced code blocks with their language, compact pipe tables) or as plain text
+//! 3. **Render** the selection, on the same tree (no serialising and parsing again), as
+//!    Markdown with [`crate::content::markdown`] (ATX headings, `-` lists, inline links,
+//!    fenced code blocks with their language, compact pipe tables) or as plain text
 //!    (paragraph breaks kept, list items prefixed with `- ` / `N. `, table cells separated
 //!    by ` | `). Outside code blocks, runs of blank lines collapse to one; ends are trimmed.
 //!
@@ -29,7 +30,7 @@
 //! falls back to the next cheaper strategy (whole body, then the body's plain text, then
 //! the body as it came). This relies on `panic = "unwind"`, which the release profile
 //! keeps. A stack overflow cannot be caught, so nesting is bounded before anything
-//! recursive runs ([`MAX_DEPTH`]), and the inputs that make html5ever or htmd quadratic
+//! recursive runs ([`MAX_DEPTH`]), and the inputs that make html5ever quadratic
 //! (deep nesting, long runs of sibling inline elements) are defused first: every step is
 //! linear in the size of the page.
 //!
@@ -38,13 +39,9 @@
 //! MB of HTML), so async callers should run it in `tokio::task::spawn_blocking`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::OnceLock;
 
 use dom_query::{Document, NodeRef, Selection};
 use dom_smoothie::{Config, Readability, TextMode};
-use htmd::element_handler::Handlers;
-use htmd::options::{BulletListMarker, Options};
-use htmd::{Element, HtmlToMarkdown};
 
 use crate::redact::Redactor;
 
@@ -58,7 +55,17 @@ pub struct Extracted {
     /// The page's `<title>`, whitespace-collapsed and trimmed; `None` when absent or empty
     /// (always `None` for JSON and other text).
     pub title: Option<String>,
+    /// All the text a person sees on the page ([`visible_text`]), measured on the tree
+    /// parsed for extraction. Only from [`extract_redacted`], only for HTML pages of up
+    /// to [`SPARE_TREE_MAX_BYTES`] whose `text` is short (fewer than
+    /// [`JUDGE_SHORT_TEXT`] + 1 visible characters, the case where the judge needs it);
+    /// otherwise `None`, and a caller that needs it calls [`visible_text`].
+    pub visible: Option<String>,
 }
+
+/// The judge weighs interstitial markers against all the visible text of a page only
+/// when the extracted text has at most this many non-whitespace characters.
+pub const JUDGE_SHORT_TEXT: usize = 4000;
 
 /// When readability's selection has fewer visible characters than this, the whole body
 /// is converted instead.
@@ -69,6 +76,10 @@ pub const MIN_ARTICLE_CHARS: usize = 200;
 /// (5 MB: ~330 ms with it, ~200 ms without, release build on 2 cores), and pages this
 /// large are rarely single articles.
 pub const READABILITY_MAX_BYTES: usize = 3 * 1024 * 1024;
+
+/// Pages up to this size keep a copy of their prepared tree for the whole-body fallback
+/// (see [`extract`]); larger ones are parsed again in the rare case they need it.
+pub const SPARE_TREE_MAX_BYTES: usize = 256 * 1024;
 
 thread_local! {
     /// The cancellation flag of the work running on this thread (see [`with_cancel`]).
@@ -127,7 +138,10 @@ pub fn extract_redacted(
     redactor: &Redactor,
 ) -> Extracted {
     match kind {
-        BodyKind::Html => extract_html(body, mode, base_url, READABILITY_MAX_BYTES, Some(redactor)),
+        BodyKind::Html => {
+            let limit = READABILITY_MAX_BYTES;
+            extract_html(body, mode, base_url, limit, Some(redactor), true)
+        }
         _ => extract(body, kind, mode, base_url),
     }
 }
@@ -142,17 +156,22 @@ pub fn extract_with_limit(
     readability_max_bytes: usize,
 ) -> Extracted {
     match kind {
-        BodyKind::Html => extract_html(body, mode, base_url, readability_max_bytes, None),
+        BodyKind::Html => extract_html(body, mode, base_url, readability_max_bytes, None, false),
         BodyKind::Json => {
             let text = match mode {
                 ExtractMode::Raw => body.to_owned(),
                 _ => pretty_json(body).unwrap_or_else(|| body.to_owned()),
             };
-            Extracted { text, title: None }
+            Extracted {
+                text,
+                title: None,
+                visible: None,
+            }
         }
         BodyKind::OtherText => Extracted {
             text: body.to_owned(),
             title: None,
+            visible: None,
         },
     }
 }
@@ -195,6 +214,7 @@ fn extract_html(
     base_url: Option<&str>,
     readability_max_bytes: usize,
     redactor: Option<&Redactor>,
+    want_visible: bool,
 ) -> Extracted {
     if mode == ExtractMode::Raw {
         // The title only needs the head: parse up to the end of it, not the whole page.
@@ -204,17 +224,24 @@ fn extract_html(
         return Extracted {
             text: body.to_owned(),
             title,
+            visible: None,
         };
     }
     let text_mode = mode == ExtractMode::Text;
     let base = base_url.and_then(absolute_http_url);
 
     // Parsing and preparing the document: html5ever is robust, but guard it anyway.
-    let Some((doc, title)) = guarded(|| parse_prepared(body, redactor)) else {
+    // What a person sees is measured on a copy taken before redaction and preparation
+    // (exactly what `visible_text` would parse), when the page is small enough for the
+    // copy to be cheap; it is only read if the extracted text turns out short.
+    let keep_seen = want_visible && body.len() <= SPARE_TREE_MAX_BYTES;
+    let Some((doc, title, seen)) = guarded(|| parse_prepared_seen(body, redactor, keep_seen))
+    else {
         // Nothing we could parse: return the body as it came (still trimmed and tidied).
         return Extracted {
             text: tidy_text(body),
             title: None,
+            visible: None,
         };
     };
     if cancelled() {
@@ -237,28 +264,41 @@ fn extract_html(
         let base = base.as_ref();
         let whole = guarded(move || whole_body(doc, base, text_mode));
         let text = whole.unwrap_or_else(|| last_resort_text(body));
-        return Extracted { text, title };
+        return Extracted {
+            text,
+            title,
+            visible: None,
+        };
     }
 
     // dom_smoothie is a large heuristic code base; a panic in it on odd markup must not
     // take the process down, so it runs under catch_unwind and we fall back.
     let base = base.as_ref();
+    // Readability consumes (and mutates) the tree. Small pages are the ones that most
+    // often need the whole-body fallback, and copying a tree costs a fraction of parsing,
+    // preparing and redacting it again: keep a copy of theirs.
+    let spare = (body.len() <= SPARE_TREE_MAX_BYTES).then(|| doc.clone());
     let article = guarded(move || readable(doc, base, text_mode)).flatten();
     if cancelled() {
         return Extracted::default();
     }
     if let Some(found) = &article {
         if has_visible_chars(found, MIN_ARTICLE_CHARS) {
+            let visible = seen_if_short(seen, found);
             return Extracted {
                 text: found.clone(),
                 title,
+                visible,
             };
         }
     }
 
-    // Fallback: the whole body, minus boilerplate. Readability consumed (and mutated) the
-    // first parse, so parse again; this path is taken for small or odd pages.
-    let whole = guarded(|| whole_body(parse_prepared(body, redactor).0, base, text_mode));
+    // Fallback: the whole body, minus boilerplate, from the spare tree (a large page's
+    // was not kept: parse it again; this path is rare for those).
+    let whole = guarded(|| {
+        let doc = spare.unwrap_or_else(|| parse_prepared(body, redactor).0);
+        whole_body(doc, base, text_mode)
+    });
     let text = match (whole, article) {
         // Readability's pick was too small to trust; the whole body wins unless stripping
         // the boilerplate left it with less than half of that.
@@ -273,7 +313,19 @@ fn extract_html(
         (None, Some(a)) => a,
         (None, None) => last_resort_text(body),
     };
-    Extracted { text, title }
+    let visible = seen_if_short(seen, &text);
+    Extracted {
+        text,
+        title,
+        visible,
+    }
+}
+
+/// The visible text of the kept copy, when the extracted `text` is short enough for the
+/// judge to need it.
+fn seen_if_short(seen: Option<Document>, text: &str) -> Option<String> {
+    let seen = seen.filter(|_| !has_visible_chars(text, JUDGE_SHORT_TEXT + 1))?;
+    guarded(|| seen_text(&seen))
 }
 
 /// When both converters panicked: html5ever's text of the body, or the body itself.
@@ -293,7 +345,7 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Option<T> {
 /// Readability's selection rendered in the requested form; `None` when it finds nothing.
 fn readable(doc: Document, base: Option<&url::Url>, text_mode: bool) -> Option<String> {
     let cfg = Config {
-        // Keep classes so that `language-X` on code blocks reaches htmd.
+        // Keep classes so that `language-X` on code blocks reaches the writer.
         keep_classes: true,
         // The text is only used to measure the selection; Raw is the cheapest.
         text_mode: TextMode::Raw,
@@ -306,43 +358,36 @@ fn readable(doc: Document, base: Option<&url::Url>, text_mode: bool) -> Option<S
     if !has_visible_chars(&article.text_content, 1) {
         return None;
     }
+    // The article is a subtree of readability's own document: write it from there
+    // (`article.content` is the same subtree serialised, which would need a second parse).
+    let doc = &readability.doc;
+    let root = doc.select_single("#readability-page-1");
     let body = if text_mode {
-        let frag = Document::fragment(article.content);
-        selection_text(&frag.select("html"), &frag)
+        selection_text(&root, doc)
     } else {
-        html_to_markdown(&article.content)
+        html_to_markdown(&root)
     };
-    // Readability removes the headline when it repeats the title; put it back on top.
-    let headline = collapse_whitespace(&article.title);
+    Some(with_headline(body, &article.title, text_mode))
+}
+
+/// Readability removes the headline when it repeats the title; put it back on top.
+fn with_headline(body: String, title: &str, text_mode: bool) -> String {
+    let headline = collapse_whitespace(title);
     let has_headline = headline.is_empty()
         || body
             .lines()
             .filter(|l| !l.trim().is_empty())
             .take(5)
             .any(|l| l.contains(headline.as_str()));
-    let out = match (has_headline, text_mode) {
+    match (has_headline, text_mode) {
         (true, _) => body,
         (false, true) => format!("{headline}\n\n{body}"),
         (false, false) => {
-            // Let htmd escape the headline the way it escapes the body text.
-            let heading = html_to_markdown(&format!("<h1>{}</h1>", escape_html_text(&headline)));
+            // Escaped the way the writer escapes the body text.
+            let heading = tidy_markdown(&crate::content::markdown::heading(&headline, 1));
             format!("{heading}\n\n{body}")
         }
-    };
-    Some(out)
-}
-
-fn escape_html_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            _ => out.push(c),
-        }
     }
-    out
 }
 
 /// The whole `<body>` minus boilerplate, rendered in the requested form.
@@ -360,19 +405,31 @@ fn whole_body(doc: Document, base: Option<&url::Url>, text_mode: bool) -> String
     if text_mode {
         selection_text(&sel, &doc)
     } else {
-        html_to_markdown(&sel.html())
+        html_to_markdown(&sel)
     }
 }
 
 /// Parse the page, redact it when asked, and apply the preparation shared by both paths.
 fn parse_prepared(body: &str, redactor: Option<&Redactor>) -> (Document, Option<String>) {
+    let (doc, title, _) = parse_prepared_seen(body, redactor, false);
+    (doc, title)
+}
+
+/// [`parse_prepared`], and when `keep_seen`, a copy of the tree as [`visible_text`] sees
+/// it (hidden elements removed; not redacted, not prepared).
+fn parse_prepared_seen(
+    body: &str,
+    redactor: Option<&Redactor>,
+    keep_seen: bool,
+) -> (Document, Option<String>, Option<Document>) {
     let doc = Document::from(&*cap_nesting(body, MAX_DEPTH));
     remove_unseen(&doc);
+    let seen = keep_seen.then(|| doc.clone());
     if let Some(r) = redactor {
         crate::content::dom_redact::redact_document(&doc, r);
     }
     let title = prepare(&doc);
-    (doc, title)
+    (doc, title, seen)
 }
 
 // --- what a person sees (issue 18) -----------------------------------------------------
@@ -493,15 +550,20 @@ pub fn visible_text(html: &str) -> Option<String> {
     guarded(|| {
         let doc = Document::from(&*cap_nesting(html, MAX_DEPTH));
         remove_unseen(&doc);
-        doc.select("head, script, style, template").remove();
-        let body = doc.select("body");
-        let sel = if body.exists() {
-            body
-        } else {
-            doc.select("html")
-        };
-        tidy_text(&sel.formatted_text())
+        seen_text(&doc)
     })
+}
+
+/// [`visible_text`] of a tree parsed and cleared of hidden elements (changes the tree).
+fn seen_text(doc: &Document) -> String {
+    doc.select("head, script, style, template").remove();
+    let body = doc.select("body");
+    let sel = if body.exists() {
+        body
+    } else {
+        doc.select("html")
+    };
+    tidy_text(&sel.formatted_text())
 }
 
 #[cfg(test)]
@@ -584,6 +646,31 @@ mod unseen_tests {
         assert!(seen.contains("harbour master"));
         // Generous for unoptimised builds; quadratic behaviour would take minutes.
         assert!(start.elapsed() < std::time::Duration::from_secs(30));
+    }
+
+    #[test]
+    fn the_judges_measure_comes_from_the_extraction_parse_when_text_is_short() {
+        let r = Redactor::new();
+        let html = format!(
+            "<html><head><title>T</title><script>var x=1;</script></head><body>\
+             <div class=\"cookie-banner\">We use cookies.</div><nav>Menu</nav>\
+             <p>{PROSE}</p><div hidden>SECRET-A</div></body></html>"
+        );
+        for mode in [ExtractMode::Auto, ExtractMode::Text] {
+            let out = extract_redacted(&html, BodyKind::Html, mode, None, &r);
+            // Exactly what a separate parse measures: banners and navigation included.
+            assert_eq!(out.visible, visible_text(&html), "{mode}");
+            assert!(out.visible.is_some_and(|v| v.contains("We use cookies")));
+        }
+        // Long text: the judge does not need the measure, so it is not taken.
+        let long = format!("<html><body><p>{}</p></body></html>", PROSE.repeat(80));
+        let out = extract_redacted(&long, BodyKind::Html, ExtractMode::Auto, None, &r);
+        assert_eq!(out.visible, None);
+        // Only the lookup's path takes it.
+        assert_eq!(
+            extract(&html, BodyKind::Html, ExtractMode::Auto, None).visible,
+            None
+        );
     }
 
     #[test]
@@ -804,13 +891,12 @@ fn split_text(doc: &Document, node: &NodeRef) {
     node.remove_from_parent();
 }
 
-/// Merge runs of adjacent inline siblings that htmd would merge anyway (same tag, same
-/// attributes, one text child each: `<b>x</b><b>y</b>` is `**xy**` either way).
-///
-/// htmd merges them by removing each one from a `Vec` of siblings, which is quadratic:
-/// 200 000 sibling `<b>`s (1.5 MB) took 3.4 s and 400 000 took 12 s. Doing it here, on
-/// dom_query's linked tree, is linear, and leaves htmd nothing to merge.
-fn merge_inline_runs(parent: &NodeRef) {
+/// Merge runs of adjacent inline siblings that read as one (same tag, same attributes, one
+/// text child each: `<b>x</b><b>y</b>` is `**xy**`), on dom_query's linked tree: linear.
+/// (htmd, the converter before the writer, merged them in a `Vec` of siblings, which was
+/// quadratic: 200 000 sibling `<b>`s took 3.4 s.) Used by the preparation for crowded
+/// parents and by the Markdown writer before it walks.
+pub(crate) fn merge_inline_runs(parent: &NodeRef) {
     let children = parent.children();
     let mut run: Option<(NodeRef, String)> = None;
     for child in children {
@@ -834,8 +920,8 @@ fn merge_inline_runs(parent: &NodeRef) {
     }
 }
 
-/// An inline element (for htmd: not a block, not a link) whose only child is text.
-fn single_text_inline(node: &NodeRef) -> bool {
+/// An inline element (not a block, not a link) whose only child is text.
+pub(crate) fn single_text_inline(node: &NodeRef) -> bool {
     let inline = node.qual_name_ref().is_some_and(|name| {
         !matches!(
             &*name.local,
@@ -914,8 +1000,8 @@ fn single_text_inline(node: &NodeRef) -> bool {
             .is_some_and(|c| c.is_text() && c.next_sibling().is_none())
 }
 
-/// htmd's rule for merging two adjacent inline siblings.
-fn mergeable(first: &NodeRef, next: &NodeRef) -> bool {
+/// The rule for merging two adjacent inline siblings (htmd's, kept by the writer).
+pub(crate) fn mergeable(first: &NodeRef, next: &NodeRef) -> bool {
     if !single_text_inline(next) {
         return false;
     }
@@ -940,13 +1026,13 @@ fn unwrap_element(node: &NodeRef) {
     node.remove_from_parent();
 }
 
-/// Shape tables so that htmd renders every cell. htmd makes a pipe table only when the
+/// Shape tables so that the writer renders every cell. It makes a pipe table only when the
 /// table has `<th>` cells, takes its header from one row only, and silently drops `<th>`
 /// cells in body rows (row headers such as "Born" in an infobox). So, for each data
 /// table (two or more columns, no nested table): the first row becomes the header, `th`
 /// elsewhere becomes `td`, extra header rows move into the body, and `colspan` is padded
 /// with empty cells so columns stay aligned. Layout tables (nested, or one column) lose
-/// their `th` so htmd renders their cells as blocks.
+/// their `th` so the writer renders their cells as blocks.
 fn normalize_tables(doc: &Document, tables: &[NodeRef]) {
     for table in tables {
         let rows = table_rows(table);
@@ -973,7 +1059,7 @@ fn normalize_tables(doc: &Document, tables: &[NodeRef]) {
                 cell.rename("td");
             }
         }
-        // htmd reads only the first row of a <thead>: move the others into the body.
+        // The writer reads only the first row of a <thead>: move the others into the body.
         if let Some(thead) = header.parent().filter(|p| p.has_name("thead")) {
             let extra: Vec<NodeRef> = body_rows
                 .iter()
@@ -1068,10 +1154,11 @@ fn tidy_fragment_links(links: &[NodeRef]) {
 }
 
 /// Elements nested deeper than this are unwrapped (their content kept, the elements
-/// dropped). htmd and dom_smoothie recurse once per level, and a stack overflow aborts
-/// the process (`catch_unwind` cannot catch it): htmd needs about 3.3 KB of stack per
-/// level in a debug build, so 256 levels stay well inside a 2 MB thread stack (the
-/// default for spawned and `spawn_blocking` threads). Real pages rarely pass 60.
+/// dropped). The Markdown writer and dom_smoothie recurse once per level, and a stack
+/// overflow aborts the process (`catch_unwind` cannot catch it): the writer needs less
+/// than 4 KB of stack per level in a debug build (a test pins it), so 256 levels stay well
+/// inside a 2 MB thread stack (the default for spawned and `spawn_blocking` threads). Real
+/// pages rarely pass 60.
 pub const MAX_DEPTH: usize = 256;
 
 /// How the nesting pre-pass treats a tag name.
@@ -1399,8 +1486,8 @@ fn remove_consent_banners(candidates: &[NodeRef]) {
     }
 }
 
-/// Make every `<pre>` hold one `<code>` (so htmd fences it) and put the language, when
-/// the page names it, on that `<code>` as `language-X` (which htmd reads).
+/// Make every `<pre>` hold one `<code>` (so the writer fences it) and put the language, when
+/// the page names it, on that `<code>` as `language-X` (which the writer reads).
 fn normalize_code_blocks(doc: &Document, pres: &[NodeRef]) {
     for pre in pres {
         let lang = code_language(pre);
@@ -1594,62 +1681,12 @@ fn absolutize_links(doc: &Document, base: &url::Url) {
 
 // --- rendering --------------------------------------------------------------------------
 
-fn converter() -> &'static HtmlToMarkdown {
-    static CONVERTER: OnceLock<HtmlToMarkdown> = OnceLock::new();
-    CONVERTER.get_or_init(|| {
-        HtmlToMarkdown::builder()
-            .options(Options {
-                bullet_list_marker: BulletListMarker::Dash,
-                ul_bullet_spacing: 1,
-                ol_number_spacing: 1,
-                ..Options::default()
-            })
-            .skip_tags(vec![
-                "head", "script", "style", "noscript", "template", "svg", "canvas", "iframe",
-                "object", "embed", "nav", "button", "select", "input", "textarea", "dialog",
-            ])
-            // Inline images (data: URIs) are kilobytes of base64 noise: keep their alt text.
-            .add_handler(vec!["img"], |handlers: &dyn Handlers, element: Element| {
-                let src = attr_value(&element, "src");
-                if src.is_some_and(|s| s.trim_start().to_ascii_lowercase().starts_with("data:")) {
-                    let alt = attr_value(&element, "alt").map(collapse_whitespace);
-                    return Some(alt.unwrap_or_default().into());
-                }
-                handlers.fallback(element)
-            })
-            // `javascript:` links lead nowhere: keep the link text only.
-            .add_handler(vec!["a"], |handlers: &dyn Handlers, element: Element| {
-                let href = attr_value(&element, "href");
-                if href.is_some_and(|h| {
-                    h.trim_start()
-                        .to_ascii_lowercase()
-                        .starts_with("javascript:")
-                }) {
-                    return Some(handlers.walk_children(element.node));
-                }
-                // A link with nothing to show (icon fonts, vote arrows) is noise.
-                let inner = handlers.walk_children(element.node);
-                if inner.content.trim().is_empty() {
-                    return Some(inner);
-                }
-                handlers.fallback(element)
-            })
-            .build()
-    })
-}
-
-fn attr_value<'a>(element: &'a Element, name: &str) -> Option<&'a str> {
-    element
-        .attrs
-        .iter()
-        .find(|a| &*a.name.local == name)
-        .map(|a| &*a.value)
-}
-
-fn html_to_markdown(html: &str) -> String {
-    // htmd only fails on I/O errors of its in-memory parser; treat one as "no content".
-    let md = converter().convert(html).unwrap_or_default();
-    tidy_markdown(&md)
+/// `sel`'s first node written as Markdown ([`crate::content::markdown`]), tidied.
+fn html_to_markdown(sel: &Selection) -> String {
+    match sel.nodes().first() {
+        Some(node) => tidy_markdown(&crate::content::markdown::to_markdown(node)),
+        None => String::new(),
+    }
 }
 
 /// Plain text of `sel`: list items get `- ` / `N. ` markers and table cells ` | `
@@ -1781,8 +1818,9 @@ fn tidy_markdown(md: &str) -> String {
     trim_in_place(out)
 }
 
-/// htmd pads table cells to the column width, which costs a reader many tokens on wide
-/// tables: drop the padding before each `|` and shorten delimiter dashes to three.
+/// Table rows: padding inside cells (from a converter that pads to the column width, or
+/// from the page) costs a reader tokens on wide tables: one space is kept before each `|`,
+/// and delimiter dashes are shortened to three.
 fn push_compact_table_row(out: &mut String, line: &str, second_row: bool) {
     let line = line.trim_end();
     let is_delimiter = second_row
@@ -1818,7 +1856,7 @@ fn push_compact_table_row(out: &mut String, line: &str, second_row: bool) {
         }
         out.push(c);
     }
-    // htmd writes a `|` inside a cell as `&#124;`; GFM's escape reads better.
+    // A `|` inside a cell written as `&#124;` (htmd did): GFM's escape reads better.
     if line.contains("&#124;") {
         let start = out.rfind('\n').map_or(0, |p| p + 1);
         let row = out.split_off(start).replace("&#124;", "\\|");
@@ -2386,22 +2424,19 @@ mod tests {
     }
 
     #[test]
-    fn inline_runs_merge_like_htmd() {
+    fn inline_runs_merge_before_writing() {
         let html = "<p>Say <b>he</b><strong>llo</strong><b class=\"x\">!</b> <i>a</i><em>b</em> \
                     <code>x</code><code>y</code><a href=\"/1\">1</a><a href=\"/2\">2</a></p>";
-        let direct = tidy_markdown(&converter().convert(html).unwrap_or_default());
+        // The preparation's merge (for crowded parents) and the writer's own agree.
+        let direct = html_to_markdown(&Document::from(html).select("body"));
         let doc = Document::from(html);
         for p in doc.select("p").nodes() {
             merge_inline_runs(p);
         }
-        let merged = tidy_markdown(
-            &converter()
-                .convert(&doc.select("body").html())
-                .unwrap_or_default(),
-        );
+        let merged = html_to_markdown(&doc.select("body"));
         assert_eq!(merged, direct);
         assert_eq!(direct, "Say **hello****!** *ab* `xy`[1](/1)[2](/2)");
-        // Many siblings stay linear (htmd alone is quadratic here).
+        // Many siblings stay linear (htmd, the converter before, was quadratic here).
         let many = format!("<p>{}</p>", "<b>x</b>".repeat(100_000));
         let start = std::time::Instant::now();
         let out = extract(&many, BodyKind::Html, ExtractMode::Auto, None);

@@ -8,4 +8,5 @@ pub mod dom_redact;
 pub mod extract;
 pub mod interstitial;
 pub mod judge;
+pub mod markdown;
 pub mod pdf;

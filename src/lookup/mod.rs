@@ -548,6 +548,7 @@ impl Job {
         if crate::content::extract::cancelled() {
             return Err(fail(FailureKind::Cancelled));
         }
+        let seen = extracted.visible;
         let mut text = final_redaction(&self.redactor, &extracted.text, kind);
         if self.fetched.truncated {
             text = self.redactor.redact_truncated_tail(&text);
@@ -559,14 +560,18 @@ impl Job {
         // The detector weighs markers against all the text the page shows. A page whose
         // extracted text is long is never an interstitial, so the whole-page measure is
         // only computed for short results.
+        // Extraction measured it on its own parse when the page was small and the text
+        // short; otherwise the page is parsed again for it.
         let visible = if kind == BodyKind::Html
             && text
                 .chars()
                 .filter(|c| !c.is_whitespace())
-                .nth(4000)
+                .nth(crate::content::extract::JUDGE_SHORT_TEXT)
                 .is_none()
         {
-            std::borrow::Cow::Owned(crate::content::interstitial::visible_text(&raw))
+            std::borrow::Cow::Owned(
+                seen.unwrap_or_else(|| crate::content::interstitial::visible_text(&raw)),
+            )
         } else {
             std::borrow::Cow::Borrowed(text.as_str())
         };
