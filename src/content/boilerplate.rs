@@ -1,13 +1,14 @@
 //! Boilerplate pruning before main-content selection: blocks that are never the article
-//! (image captions and photo credits, related-story rails, newsletter and promo boxes, ads,
-//! gallery widgets, link farms) are removed from the parsed page before readability scores
+//! (image captions and photo credits, related-story rails and teasers of other stories,
+//! newsletter and promo boxes, ads, gallery widgets, link farms) are removed from the parsed page before readability scores
 //! it, so they can neither be picked nor ride along inside the picked container.
 //!
 //! Each rule is kept because it raised shingle precision on the scrapinghub article
 //! benchmark without lowering recall there (`scripts/score-corpus.sh`; the figures per rule
 //! are in docs/reference.md, "HTML: how the main content is chosen"). Share bars, comment
 //! threads and `<nav>`/`<aside>`/`<footer>` were measured too and left to readability,
-//! which already drops them: as rules here they changed nothing or cost precision.
+//! which already drops them: as rules here they changed nothing or cost precision; bylines
+//! and post metadata (`byline`, `author`, `meta`, `timestamp`) cost recall.
 //!
 //! Matching is on whole words of `class` values and of short `id`s (split at `-`, `_`,
 //! other non-alphanumerics and lower-to-upper case changes), so `related-posts` matches and
@@ -40,6 +41,8 @@ pub(crate) enum Rule {
     Ad,
     /// Gallery and slideshow widgets (their counters and controls).
     Gallery,
+    /// An `<article>` inside another one: a teaser of another story.
+    Nested,
     /// Blocks that are mostly link text: link farms and menus without markup.
     LinkDense,
 }
@@ -116,6 +119,9 @@ fn is_content_root(node: &NodeRef, tag: &str) -> bool {
 fn classify(node: &NodeRef, tag: &str, own: &TextStats, names: &mut String) -> Option<Rule> {
     if tag == "figcaption" {
         return Some(Rule::Caption);
+    }
+    if tag == "article" && node.ancestors_it(None).any(|a| a.has_name("article")) {
+        return Some(Rule::Nested);
     }
     if !matches!(
         tag,
@@ -319,6 +325,16 @@ mod tests {
         for junk in ["A ferry.", "Photo: AP", "Sign up now", "One", "Alpha"] {
             assert!(!text.contains(junk), "found {junk:?} in {text}");
         }
+        // Teasers of other stories, as <article>s inside the article, go.
+        let nested = format!(
+            "<body><article><h1>Main</h1><p>{PROSE}</p>\
+             <article class=teaser><h3>Other story</h3><p>Its summary.</p></article></article></body>"
+        );
+        let text = pruned(&nested);
+        assert!(
+            text.contains("harbour master") && !text.contains("Other story"),
+            "{text}"
+        );
         // A wrapper named like a side block but holding the page's text is kept.
         let wrapped = format!("<body><div class=gallery><p>{PROSE}</p></div><p>short</p></body>");
         assert!(pruned(&wrapped).contains("harbour master"));
