@@ -16,8 +16,9 @@ const MAX_HEADLINE: usize = 300;
 
 /// The text of the page's headline `<h1>`, read before readability renames it: the first
 /// `<h1>` of the body whose text is in the `<title>` (but is not the site's name after the
-/// title's last separator), else the first non-empty one outside `<header>`/`<nav>`, else
-/// the first non-empty one. `None` when the body has no `<h1>` with text.
+/// title's last separator), else the first non-empty one outside `<header>`/`<nav>` (a
+/// lone `<h1>` in the page header is the site's logo as often as the headline). `None`
+/// when there is no such `<h1>`.
 pub(crate) fn page_h1(doc: &Document) -> Option<String> {
     let title = doc
         .select("head title")
@@ -25,7 +26,6 @@ pub(crate) fn page_h1(doc: &Document) -> Option<String> {
         .first()
         .map(|t| collapse(&t.text()))
         .unwrap_or_default();
-    let mut first: Option<String> = None;
     let mut outside_chrome: Option<String> = None;
     for h1 in doc.select("body h1").nodes().iter().take(16) {
         let text = collapse(&h1.text());
@@ -42,13 +42,10 @@ pub(crate) fn page_h1(doc: &Document) -> Option<String> {
                     .is_some_and(|r| r.trim().eq_ignore_ascii_case("banner"))
         });
         if !in_chrome && outside_chrome.is_none() {
-            outside_chrome = Some(text.clone());
-        }
-        if first.is_none() {
-            first = Some(text);
+            outside_chrome = Some(text);
         }
     }
-    outside_chrome.or(first)
+    outside_chrome
 }
 
 /// The `<h1>` text is the `<title>`, or a part of it other than the site's name: "Release
@@ -211,7 +208,9 @@ mod tests {
              <header><h1>Dev Blog</h1></header><article><h2>Release 2.0</h2></article></body></html>",
         );
         assert!(!agrees_with_title("Dev Blog", "Release 2.0 | Dev Blog"));
-        assert_eq!(page_h1(&logo_only).as_deref(), Some("Dev Blog"));
+        assert_eq!(page_h1(&logo_only), None);
+        let no_title = Document::from("<body><main><h1>Notes</h1></main></body>");
+        assert_eq!(page_h1(&no_title).as_deref(), Some("Notes"));
         assert_eq!(page_h1(&Document::from("<p>x</p>")), None);
     }
 
