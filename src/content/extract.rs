@@ -9,8 +9,10 @@
 //!    `data-lang`, GitHub's `<pre lang>`). Data tables are reshaped so that the writer keeps
 //!    every cell (first row as header, row headers kept, `colspan` padded). Link noise
 //!    goes: tooltips, permalink markers (`¶`), self-links wrapped around headings.
+//!    Boilerplate blocks are pruned ([`crate::content::boilerplate`]).
 //! 2. **Select** the main content with [`dom_smoothie`] (a port of Mozilla's Readability),
-//!    and put the headline back on top when readability removed it. When readability
+//!    and keep the page's own `<h1>` as the heading on top
+//!    ([`crate::content::headline`]). When readability
 //!    fails, finds fewer than [`MIN_ARTICLE_CHARS`] visible characters, or the page is
 //!    larger than [`READABILITY_MAX_BYTES`], the whole `<body>` is used instead, minus
 //!    scripts, styles, navigation, page headers/footers, sidebars, dialogs and form controls.
@@ -351,6 +353,8 @@ fn readable(doc: Document, base: Option<&url::Url>, text_mode: bool) -> Option<S
         text_mode: TextMode::Raw,
         ..Config::default()
     };
+    // Read before readability renames it to <h2> (see `content::headline`).
+    let page_h1 = crate::content::headline::page_h1(&doc);
     // `base` is an absolute http(s) URL, which is all dom_smoothie checks for.
     let mut readability =
         Readability::with_document(doc, base.map(url::Url::as_str), Some(cfg)).ok()?;
@@ -367,27 +371,14 @@ fn readable(doc: Document, base: Option<&url::Url>, text_mode: bool) -> Option<S
     } else {
         html_to_markdown(&root)
     };
-    Some(with_headline(body, &article.title, text_mode))
-}
-
-/// Readability removes the headline when it repeats the title; put it back on top.
-fn with_headline(body: String, title: &str, text_mode: bool) -> String {
-    let headline = collapse_whitespace(title);
-    let has_headline = headline.is_empty()
-        || body
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .take(5)
-            .any(|l| l.contains(headline.as_str()));
-    match (has_headline, text_mode) {
-        (true, _) => body,
-        (false, true) => format!("{headline}\n\n{body}"),
-        (false, false) => {
-            // Escaped the way the writer escapes the body text.
-            let heading = tidy_markdown(&crate::content::markdown::heading(&headline, 1));
-            format!("{heading}\n\n{body}")
-        }
-    }
+    Some(crate::content::headline::headline_on_top(
+        body,
+        &article.title,
+        page_h1.as_deref(),
+        text_mode,
+        // Escaped the way the writer escapes the body text.
+        |h| tidy_markdown(&crate::content::markdown::heading(h, 1)),
+    ))
 }
 
 /// The whole `<body>` minus boilerplate, rendered in the requested form.
@@ -429,6 +420,7 @@ fn parse_prepared_seen(
         crate::content::dom_redact::redact_document(&doc, r);
     }
     let title = prepare(&doc);
+    crate::content::boilerplate::prune(&doc);
     (doc, title, seen)
 }
 
@@ -2025,6 +2017,7 @@ mod tests {
     const DOCS: &str = include_str!("../../tests/fixtures/extract/docs.html");
     const CP1252: &[u8] = include_bytes!("../../tests/fixtures/extract/windows-1252.html");
     const SPA: &str = include_str!("../../tests/fixtures/extract/spa.html");
+    const BLOG: &str = include_str!("../../tests/fixtures/extract/blog-h1.html");
 
     fn md(html: &str) -> Extracted {
         extract(
@@ -2051,6 +2044,49 @@ mod tests {
             .text
             .contains("[heat action plan](https://news.example.com/2024/05/heat-plan)"));
         assert!(out.text.contains("closing paragraph of the article"));
+    }
+
+    /// The page's own `<h1>` is the heading, not the `<title>` with the site's name (which
+    /// goes to the receipt's `title`), and it is not demoted to `##`; share bar, caption and
+    /// photo credit, newsletter box and related posts are gone. Snapshot:
+    /// `tests/fixtures/extract/blog-h1.md` (`UPDATE_SNAPSHOTS=1` rewrites it).
+    #[test]
+    fn blog_keeps_its_h1_and_drops_boilerplate() {
+        let out = extract(
+            BLOG,
+            BodyKind::Html,
+            ExtractMode::Auto,
+            Some("https://blog.example/2025/release-2"),
+        );
+        let snap = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/extract/blog-h1.md"
+        );
+        if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+            std::fs::write(snap, format!("{}\n", out.text)).expect("write the snapshot");
+        }
+        let want = std::fs::read_to_string(snap).unwrap_or_default();
+        assert_eq!(out.text, want.trim_end(), "snapshot {snap}");
+        assert!(out.text.starts_with("# Release 2.0\n\n"), "{}", out.text);
+        assert!(!out.text.contains("## Release 2.0"), "{}", out.text);
+        assert_eq!(out.title.as_deref(), Some("Release 2.0 | Dev Blog"));
+        let text = extract(BLOG, BodyKind::Html, ExtractMode::Text, None).text;
+        assert!(text.starts_with("Release 2.0\n\nVersion 2.0"), "{text}");
+        for out in [&out.text, &text] {
+            assert!(!out.contains("Dev Blog"), "{out}");
+            assert!(out.contains("Thanks to everyone who tested"), "{out}");
+            assert!(out.contains("p.feed(chunk);"), "{out}");
+            for junk in [
+                "Share on",
+                "Photo: Jane Doe",
+                "Throughput on the benchmark corpus",
+                "Get the next release notes",
+                "You may also like",
+                "Release 1.9",
+            ] {
+                assert!(!out.contains(junk), "found {junk:?} in:\n{out}");
+            }
+        }
     }
 
     #[test]

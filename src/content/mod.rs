@@ -3,9 +3,11 @@
 //! [`interstitial`] (challenge pages, consent walls, empty app shells) and [`judge`] (the
 //! usability checks in their fixed order). Pure CPU work: no I/O.
 
+pub mod boilerplate;
 pub mod decode;
 pub mod dom_redact;
 pub mod extract;
+pub mod headline;
 pub mod interstitial;
 pub mod judge;
 pub mod markdown;

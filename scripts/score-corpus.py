@@ -1,0 +1,391 @@
+#!/usr/bin/env python3
+"""Score main-content extraction against corpora with ground-truth article text.
+
+Run through scripts/score-corpus.sh, which builds vetch and picks the Python that has
+trafilatura. The metric is the shingle F1 of the scrapinghub article-extraction-benchmark
+(its evaluate.py), with tokens lower-cased:
+
+- tokens are the `\\w+` runs of the text, lower-cased; a shingle is 4 consecutive tokens
+  (a text of fewer tokens is one shorter shingle);
+- per page, shingles are counted as multisets: precision = |out ∩ ref| / |out|,
+  recall = |out ∩ ref| / |ref|;
+- per corpus: the mean precision over pages with output, the mean recall over pages with
+  a reference (a failed page counts as recall 0), and F1 = the harmonic mean of those two
+  means (as evaluate.py reports); also the mean and median of the per-page F1 (a failed
+  page counts as 0) and the micro F1 (all shingle counts summed).
+
+Corpora (read-only; nothing is fetched here), each a checkout or a git directory of:
+- scrapinghub/article-extraction-benchmark: html/<id>.html.gz and ground-truth.json
+  (articleBody per id), an independent ground truth;
+- mozilla/readability: test/test-pages/<name>/source.html and expected.html. The reference
+  is the text of expected.html, Readability.js's own output, so it favours
+  readability-style extractors.
+
+vetch runs as the real binary (`vetch --allow-private batch`) over a loopback HTTP server
+serving the pages, in `text` mode and in `markdown` mode; Markdown is reduced to text
+(links to their text, images dropped, emphasis, heading and fence markers and backslash
+escapes removed) before scoring. trafilatura, when importable, runs on the same HTML.
+"""
+
+import argparse
+import gzip
+import html.parser
+import http.server
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tarfile
+import io
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+TOKEN_RE = re.compile(r"\w+", re.UNICODE)
+
+
+def shingles(text, n=4):
+    tokens = [t.lower() for t in TOKEN_RE.findall(text or "")]
+    out = Counter()
+    for i in range(0, max(1, len(tokens) - n + 1)):
+        sh = tuple(tokens[i : i + n])
+        if sh:
+            out[sh] += 1
+    return out
+
+
+def match(out_text, ref_text):
+    """(tp, |out|, |ref|) in shingles, multiset counts."""
+    out = shingles(out_text)
+    ref = shingles(ref_text)
+    tp = sum((out & ref).values())
+    return tp, sum(out.values()), sum(ref.values())
+
+
+# --- Markdown reduced to text -------------------------------------------------------------
+
+IMAGE_RE = re.compile(r"!\[((?:\\.|[^\]\\])*)\]\((?:<[^>]*>|(?:\([^)\s]*\)|[^()\s])*)(?:\s+\"[^\"]*\")?\)")
+LINK_RE = re.compile(r"\[((?:\\.|[^\]\\])*)\]\((?:<[^>]*>|(?:\([^)\s]*\)|[^()\s])*)(?:\s+\"[^\"]*\")?\)")
+FENCE_RE = re.compile(r"^\s*(```|~~~)[^\n]*$", re.M)
+HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+", re.M)
+ESCAPE_RE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
+EMPH_RE = re.compile(r"(?<!\w)[*_]+|[*_]+(?!\w)")
+
+
+def markdown_to_text(md):
+    md = FENCE_RE.sub("", md)
+    md = IMAGE_RE.sub("", md)
+    # Links may hold links' text with brackets; two passes cover `[![..](..)](..)` leftovers.
+    for _ in range(2):
+        md = LINK_RE.sub(lambda m: m.group(1), md)
+    md = HEADING_RE.sub("", md)
+    md = EMPH_RE.sub("", md)
+    md = ESCAPE_RE.sub(lambda m: m.group(1), md)
+    return md
+
+
+# --- HTML reference text (Readability's expected.html) ------------------------------------
+
+BLOCKS = {
+    "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
+    "table", "tr", "td", "th", "blockquote", "section", "article", "figure",
+    "figcaption", "dd", "dt", "dl", "header", "footer", "aside", "hr", "main",
+}
+
+
+class TextOf(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts = []
+        self.skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.skip += 1
+        if tag in BLOCKS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style") and self.skip:
+            self.skip -= 1
+        if tag in BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.parts.append(data)
+
+
+def html_text(markup):
+    p = TextOf()
+    p.feed(markup)
+    p.close()
+    return "".join(p.parts)
+
+
+# --- corpora ------------------------------------------------------------------------------
+
+
+def materialize(src, paths, dest):
+    """A directory holding `paths` of a corpus: `src` itself when it is a checkout that has
+    them, else extracted from the git directory `src` (or `src/.git`) into `dest`."""
+    src = Path(src)
+    if all((src / p).exists() for p in paths):
+        return src
+    git_dir = src / ".git" if (src / ".git").exists() else src
+    dest.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "archive", "HEAD", *paths],
+        check=True,
+        capture_output=True,
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(dest)
+    return dest
+
+
+def load_scrapinghub(src, work):
+    root = materialize(src, ["html", "ground-truth.json"], work / "corpus-scrapinghub")
+    truth = json.loads((root / "ground-truth.json").read_text(encoding="utf-8"))
+    pages = []
+    for path in sorted((root / "html").glob("*.html.gz")):
+        pid = path.name.split(".")[0]
+        if pid not in truth:
+            continue
+        with gzip.open(path, "rb") as f:
+            markup = f.read().decode("utf-8", errors="replace")
+        pages.append((pid, markup, truth[pid].get("articleBody") or ""))
+    return pages
+
+
+def load_readability(src, work):
+    root = materialize(src, ["test/test-pages"], work / "corpus-readability")
+    pages = []
+    for d in sorted((root / "test" / "test-pages").iterdir()):
+        source, expected = d / "source.html", d / "expected.html"
+        if not (source.exists() and expected.exists()):
+            continue
+        markup = source.read_bytes().decode("utf-8", errors="replace")
+        ref = html_text(expected.read_bytes().decode("utf-8", errors="replace"))
+        pages.append((d.name, markup, ref))
+    return pages
+
+
+# --- extractors ---------------------------------------------------------------------------
+
+
+class Pages(http.server.BaseHTTPRequestHandler):
+    store = {}
+
+    def do_GET(self):
+        body = self.store.get(self.path)
+        if body is None:
+            self.send_response(404)
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def run_vetch(vetch, corpora, mode, work, concurrency):
+    """{(corpus, id): text or None (failed)} from one `vetch batch` run per corpus."""
+    ceiling = 1_000_000
+    cfg = work / "vetch.toml"
+    cfg.write_text(
+        "[lookup]\n"
+        f"max_chars_ceiling = {ceiling}\nmax_chars = {ceiling}\nmin_chars = 1\n"
+        "max_body_bytes = 20971520\nattempt_timeout_secs = 120\ndeadline_secs = 300\n"
+        "default_max_attempts = 1\n"
+        '\n[[providers]]\nname = "direct"\nkind = "http"\n'
+    )
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Pages)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    out = {}
+    try:
+        for corpus, pages in corpora.items():
+            urls = []
+            for pid, markup, _ in pages:
+                path = f"/{corpus}/{pid}.html"
+                Pages.store[path] = markup.encode("utf-8")
+                urls.append(f"http://127.0.0.1:{port}{path}")
+            res = subprocess.run(
+                [
+                    str(vetch), "--config", str(cfg), "--allow-private", "--compact",
+                    "batch", "--extract", mode, "--concurrency", str(concurrency),
+                    "--per-host", str(concurrency), "--max-chars", str(ceiling),
+                    "--min-chars", "1", "-",
+                ],
+                input="\n".join(urls) + "\n",
+                capture_output=True,
+                text=True,
+            )
+            lines = [l for l in res.stdout.splitlines() if l.strip()]
+            if len(lines) != len(pages):
+                sys.exit(f"vetch batch: {len(lines)} results for {len(pages)} pages\n{res.stderr}")
+            for (pid, _, _), line in zip(pages, lines):
+                result = json.loads(line)
+                text = None
+                if result.get("status") == "success":
+                    receipt = result["content"][0]["json"]
+                    if receipt.get("next_start_index") is not None:
+                        sys.exit(f"{corpus}/{pid}: output was windowed; raise the ceiling")
+                    text = result["content"][1]["text"]
+                out[(corpus, pid)] = text
+    finally:
+        server.shutdown()
+    return out
+
+
+def run_trafilatura(corpora, mode):
+    import trafilatura  # noqa: the caller checked that it imports
+
+    out = {}
+    for corpus, pages in corpora.items():
+        for pid, markup, _ in pages:
+            try:
+                if mode == "text":
+                    # As the benchmark runs it (extractors/run_trafilatura.py).
+                    text = trafilatura.extract(markup, include_comments=False)
+                else:
+                    text = trafilatura.extract(
+                        markup,
+                        include_comments=False,
+                        output_format="markdown",
+                        include_links=True,
+                        include_images=True,
+                        include_formatting=True,
+                    )
+            except Exception:  # one page's failure is data
+                text = None
+            out[(corpus, pid)] = text or None
+    return out
+
+
+# --- scoring ------------------------------------------------------------------------------
+
+
+def score(corpus_pages, texts, mode):
+    precisions, recalls, f1s = [], [], []
+    tp_all = out_all = ref_all = 0
+    failures = 0
+    per_page = []
+    for pid, _, ref in corpus_pages:
+        text = texts.get(pid)
+        if text is None or not text.strip():
+            failures += 1
+            if TOKEN_RE.search(ref or ""):
+                recalls.append(0.0)
+                f1s.append(0.0)
+            per_page.append({"id": pid, "failed": True})
+            continue
+        if mode == "markdown":
+            text = markdown_to_text(text)
+        tp, n_out, n_ref = match(text, ref)
+        tp_all, out_all, ref_all = tp_all + tp, out_all + n_out, ref_all + n_ref
+        p = tp / n_out if n_out else 0.0
+        r = tp / n_ref if n_ref else 1.0
+        precisions.append(p)
+        recalls.append(r)
+        f1s.append(2 * p * r / (p + r) if p + r else 0.0)
+        per_page.append({"id": pid, "p": p, "r": r, "out": n_out, "ref": n_ref})
+    mp = statistics.mean(precisions) if precisions else 0.0
+    mr = statistics.mean(recalls) if recalls else 0.0
+    micro_p = tp_all / out_all if out_all else 0.0
+    micro_r = tp_all / ref_all if ref_all else 0.0
+    return {
+        "P": mp,
+        "R": mr,
+        "F1": 2 * mp * mr / (mp + mr) if mp + mr else 0.0,
+        "F1_mean": statistics.mean(f1s) if f1s else 0.0,
+        "F1_median": statistics.median(f1s) if f1s else 0.0,
+        "F1_micro": 2 * micro_p * micro_r / (micro_p + micro_r) if micro_p + micro_r else 0.0,
+        "pages": len(corpus_pages) - failures,
+        "failures": failures,
+        "per_page": per_page,
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--scrapinghub", help="article-extraction-benchmark checkout or git dir")
+    ap.add_argument("--readability", help="mozilla/readability checkout or git dir")
+    ap.add_argument("--vetch", required=True, help="the vetch binary")
+    ap.add_argument("--work", help="scratch directory (default: a new temporary one)")
+    ap.add_argument("--modes", default="text,markdown")
+    ap.add_argument("--extractors", default="vetch,trafilatura")
+    ap.add_argument("--concurrency", type=int, default=2)
+    ap.add_argument("--dump", help="write every output text and per-page scores under this dir")
+    ap.add_argument("--json", help="write the table as JSON to this file")
+    args = ap.parse_args()
+
+    work = Path(args.work or tempfile.mkdtemp(prefix="score-corpus-"))
+    work.mkdir(parents=True, exist_ok=True)
+    corpora = {}
+    if args.scrapinghub:
+        corpora["scrapinghub"] = load_scrapinghub(args.scrapinghub, work)
+    if args.readability:
+        corpora["readability"] = load_readability(args.readability, work)
+    if not corpora:
+        sys.exit("no corpus given (--scrapinghub and/or --readability)")
+
+    extractors = args.extractors.split(",")
+    if "trafilatura" in extractors:
+        try:
+            import trafilatura  # noqa: F401
+            tversion = trafilatura.__version__
+        except Exception as e:
+            print(f"trafilatura not importable ({e}); skipped", file=sys.stderr)
+            extractors.remove("trafilatura")
+
+    rows = []
+    for extractor in extractors:
+        for mode in args.modes.split(","):
+            start = time.monotonic()
+            if extractor == "vetch":
+                texts = run_vetch(Path(args.vetch), corpora, mode, work, args.concurrency)
+                name = "vetch"
+            else:
+                texts = run_trafilatura(corpora, mode)
+                name = f"trafilatura {tversion}"
+            seconds = time.monotonic() - start
+            for corpus, pages in corpora.items():
+                mine = {pid: texts[(corpus, pid)] for pid, _, _ in pages}
+                s = score(pages, mine, mode)
+                rows.append({"extractor": name, "mode": mode, "corpus": corpus, "seconds": seconds, **s})
+                if args.dump:
+                    d = Path(args.dump) / f"{extractor}-{mode}" / corpus
+                    d.mkdir(parents=True, exist_ok=True)
+                    for pid, text in mine.items():
+                        (d / f"{pid}.txt").write_text(text or "", encoding="utf-8")
+                    (d / "scores.json").write_text(json.dumps(s["per_page"], indent=1))
+
+    head = f"{'extractor':<18} {'mode':<9} {'corpus':<12} {'P':>6} {'R':>6} {'F1':>6} {'F1 mean':>7} {'median':>6} {'micro':>6} {'pages':>5} {'fail':>4}"
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        print(
+            f"{r['extractor']:<18} {r['mode']:<9} {r['corpus']:<12} {r['P']:6.4f} {r['R']:6.4f} "
+            f"{r['F1']:6.4f} {r['F1_mean']:7.4f} {r['F1_median']:6.4f} {r['F1_micro']:6.4f} "
+            f"{r['pages']:5d} {r['failures']:4d}"
+        )
+    print("P, R: mean per page; F1: of those means (as evaluate.py); F1 mean/median: per page; "
+          "micro: over summed shingle counts. markdown = Markdown reduced to text.")
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps([{k: v for k, v in r.items() if k != "per_page"} for r in rows], indent=1)
+        )
+
+
+if __name__ == "__main__":
+    main()
