@@ -132,6 +132,7 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<Done, AppError> {
             let s = settings(&g, &b.providers, b.extract, &b.run)?;
             let printer = Printer::new(s.redactor().clone(), Layout::Compact);
             let engine = engine(s, &printer).with_cpu_slots(cores());
+            crate::redact::compile_all_shapes();
             let rt = runtime()?;
             let opts = batch_options(&g, &b);
             let report = rt.block_on(crate::frontends::batch::run(
@@ -148,6 +149,7 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<Done, AppError> {
             let s = settings(&g, &[], None, &RunArgs::default())?;
             let printer = Printer::new(s.redactor().clone(), Layout::Compact);
             let engine = engine(s, &printer).with_cpu_slots(cores());
+            crate::redact::compile_all_shapes();
             let rt = runtime()?;
             // A session the client ended badly (e.g. no `initialize` first) is the client's
             // problem, not a usage error: say so on stderr and end as at end of stdin.
