@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -n "${VETCH_SKIP_BUILD:-}" ] || cargo build --release --quiet --bin vetch --example bench_server
-VETCH=./target/release/vetch
+VETCH=${VETCH:-./target/release/vetch}  # another binary to compare: VETCH=path VETCH_SKIP_BUILD=1
 SERVER_OUT=$(mktemp)
 start_server() { # $1 = number of ports, $2 = delay in ms
   ./target/release/examples/bench_server "$1" "$2" >"$SERVER_OUT" &
