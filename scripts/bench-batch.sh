@@ -13,18 +13,19 @@ done >"$URLS"
 now() { date +%s.%N; }
 floor=$(python3 -c "print($N * 0.020 / $C)")
 
-t0=$(now)
-$VETCH --allow-private batch --no-cache --concurrency "$C" --per-host 4 "$URLS" >/tmp/vetch-batch.out || true
-t1=$(now)
-batch=$(python3 -c "print($t1 - $t0)")
+# Wall seconds, CPU seconds (user + sys) and peak RSS of one run, from GNU time.
+timed() { # $1 = stdout file, rest = command
+  local out=$1 log; shift; log=$(mktemp)
+  /usr/bin/time -f '%e %U %S %M' -o "$log" "$@" >"$out" || true
+  tail -n 1 "$log"; rm -f "$log"
+}
+read -r batch bu bs brss <<<"$(timed /tmp/vetch-batch.out $VETCH --allow-private batch --no-cache --concurrency "$C" --per-host 4 "$URLS")"
 ok=$(grep -c '"status":"success"' /tmp/vetch-batch.out || true)
-rss=$(measure $VETCH --allow-private batch --no-cache --concurrency "$C" --per-host 4 "$URLS")
+rss="$(python3 -c "print(f'{$brss/1024:.1f}')") MB peak RSS, CPU $(python3 -c "print(f'{($bu+$bs)*1000/$N:.3f}')") ms per page (user $bu s, sys $bs s)"
 
 # The same with extraction off: how much of the batch is extraction CPU.
-t0=$(now)
-$VETCH --allow-private batch --no-cache --concurrency "$C" --per-host 4 --extract raw "$URLS" >/dev/null || true
-t1=$(now)
-raw=$(python3 -c "print($t1 - $t0)")
+read -r raw ru rs _ <<<"$(timed /dev/null $VETCH --allow-private batch --no-cache --concurrency "$C" --per-host 4 --extract raw "$URLS")"
+rawcpu="CPU $(python3 -c "print(f'{($ru+$rs)*1000/$N:.3f}')") ms per page"
 
 t0=$(now)
 xargs -P "$C" -n 1 $VETCH --allow-private lookup --no-cache --compact <"$URLS" >/dev/null 2>&1 || true
@@ -47,6 +48,7 @@ print(f"  vetch lookup x{n} (xargs -P {c}) {procs*1000:7.0f} ms  {procs/floor:5.
 print(f"  curl x{n} (xargs -P {c})   {curls*1000:7.0f} ms  {curls/floor:5.2f}x floor  {curls/batch:5.1f}x batch")
 PY
 echo "  vetch batch: $rss"
+echo "  vetch batch --extract raw: $rawcpu"
 
 P=${PORTS[0]}
 single() {

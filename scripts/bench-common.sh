@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -n "${VETCH_SKIP_BUILD:-}" ] || cargo build --release --quiet --bin vetch --example bench_server
-VETCH=./target/release/vetch
+VETCH=${VETCH:-./target/release/vetch}  # another binary to compare: VETCH=path VETCH_SKIP_BUILD=1
 # The HTTP cache is on by default: benchmarks never read or fill the user's own, and the
 # throughput scripts pass --no-cache so that they keep measuring fetches.
 export XDG_CACHE_HOME=${BENCH_CACHE_HOME:-$(mktemp -d)}

@@ -149,6 +149,7 @@ pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, FailureKind
         attempt.follow()
     });
     let mut b = reqwest::Client::builder()
+        .tls_backend_preconfigured(tls_config())
         .redirect(redirect_policy)
         .dns_resolver(Arc::new(GuardedResolver {
             policy: o.policy.clone(),
@@ -162,6 +163,130 @@ pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, FailureKind
     };
     b.build()
         .map_err(|e| FailureKind::ClientBuild(e.to_string()))
+}
+
+/// The TLS configuration reqwest would build for itself (its `rustls` feature: the crypto
+/// provider installed as the process default, else aws-lc-rs; TLS 1.2 and 1.3; ALPN `h2`
+/// then `http/1.1`; the platform's verifier), except that the verifier reads the system's
+/// root certificates on the first certificate it checks instead of when the client is
+/// built. An http lookup never reads them; the first https handshake of the process does,
+/// once (an http page redirecting to https gets there the same way).
+fn tls_config() -> rustls::ClientConfig {
+    let roots = LazyRoots::shared();
+    let mut tls = rustls::ClientConfig::builder_with_provider(roots.provider.clone())
+        .with_protocol_versions(rustls::ALL_VERSIONS)
+        // The provider supports every version rustls knows; fall back to its defaults.
+        .unwrap_or_else(|_| {
+            rustls::ClientConfig::builder_with_provider(roots.provider.clone())
+                .with_safe_default_protocol_versions()
+                .expect("the crypto provider supports the default TLS versions")
+        })
+        .dangerous()
+        .with_custom_certificate_verifier(roots)
+        .with_no_client_auth();
+    tls.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+    tls
+}
+
+/// The platform's certificate verifier (`rustls-platform-verifier`, as reqwest uses it),
+/// built on first use. Loading the roots parses every certificate of the system store
+/// (milliseconds), which an http lookup does not need.
+#[derive(Debug)]
+pub struct LazyRoots {
+    provider: Arc<rustls::crypto::CryptoProvider>,
+    verifier: std::sync::OnceLock<Result<rustls_platform_verifier::Verifier, rustls::Error>>,
+}
+
+impl LazyRoots {
+    /// Nothing is read yet.
+    pub fn new() -> LazyRoots {
+        LazyRoots {
+            provider: rustls::crypto::CryptoProvider::get_default()
+                .cloned()
+                .unwrap_or_else(|| Arc::new(rustls::crypto::aws_lc_rs::default_provider())),
+            verifier: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The one of the process: every client shares it, so the roots are read at most once.
+    fn shared() -> Arc<LazyRoots> {
+        static SHARED: std::sync::LazyLock<Arc<LazyRoots>> =
+            std::sync::LazyLock::new(|| Arc::new(LazyRoots::new()));
+        SHARED.clone()
+    }
+
+    /// Whether the roots have been read (or reading them was tried).
+    pub fn loaded(&self) -> bool {
+        self.verifier.get().is_some()
+    }
+
+    fn verifier(&self) -> Result<&rustls_platform_verifier::Verifier, rustls::Error> {
+        self.verifier
+            .get_or_init(|| rustls_platform_verifier::Verifier::new(self.provider.clone()))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+impl Default for LazyRoots {
+    fn default() -> Self {
+        LazyRoots::new()
+    }
+}
+
+impl rustls::client::danger::ServerCertVerifier for LazyRoots {
+    fn verify_server_cert(
+        &self,
+        end_entity: &rustls::pki_types::CertificateDer<'_>,
+        intermediates: &[rustls::pki_types::CertificateDer<'_>],
+        server_name: &rustls::pki_types::ServerName<'_>,
+        ocsp_response: &[u8],
+        now: rustls::pki_types::UnixTime,
+    ) -> Result<rustls::client::danger::ServerCertVerified, rustls::Error> {
+        self.verifier()?.verify_server_cert(
+            end_entity,
+            intermediates,
+            server_name,
+            ocsp_response,
+            now,
+        )
+    }
+
+    // The handshake signatures do not involve the roots: checked as the platform verifier
+    // (webpki) checks them, with the provider's algorithms.
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &rustls::pki_types::CertificateDer<'_>,
+        dss: &rustls::DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &rustls::pki_types::CertificateDer<'_>,
+        dss: &rustls::DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
+    }
 }
 
 /// Classify a reqwest error: a guard refusal is [`FailureKind::Blocked`], a redirect not
@@ -418,6 +543,88 @@ mod tests {
         let addrs: Vec<SocketAddr> = resolver(policy).resolve(name).await.unwrap().collect();
         assert!(!addrs.is_empty());
         assert!(addrs.iter().all(|a| a.ip().is_loopback()));
+    }
+
+    #[test]
+    fn roots_are_read_when_a_certificate_is_checked_not_before() {
+        use rustls::client::danger::ServerCertVerifier;
+        let roots = LazyRoots::new();
+        assert!(!roots.loaded());
+        // What a ClientHello needs does not read them.
+        assert!(!roots.supported_verify_schemes().is_empty());
+        assert!(!roots.loaded());
+        let bogus = rustls::pki_types::CertificateDer::from(vec![0u8; 16]);
+        let name = rustls::pki_types::ServerName::try_from("example.com").unwrap();
+        let verdict =
+            roots.verify_server_cert(&bogus, &[], &name, &[], rustls::pki_types::UnixTime::now());
+        assert!(verdict.is_err());
+        assert!(roots.loaded());
+    }
+
+    fn open_client() -> reqwest::Client {
+        build_client(ClientOptions {
+            policy: Arc::new(NetworkPolicy {
+                allow_private: true,
+                ..NetworkPolicy::default()
+            }),
+            apply_domain_lists: true,
+            max_redirects: 5,
+            user_agent: "test",
+            proxy: None,
+            connect_timeout: Duration::from_secs(5),
+        })
+        .unwrap()
+    }
+
+    /// A listener that records the first bytes of one connection and hangs up.
+    async fn first_bytes() -> (u16, tokio::task::JoinHandle<Vec<u8>>) {
+        use tokio::io::AsyncReadExt;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let task = tokio::spawn(async move {
+            let (mut s, _) = listener.accept().await.unwrap();
+            let mut b = vec![0u8; 6];
+            let _ = s.read_exact(&mut b).await;
+            b
+        });
+        (port, task)
+    }
+
+    #[tokio::test]
+    async fn https_urls_and_http_to_https_redirects_get_a_tls_handshake() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        // Straight to https: the client opens with a TLS ClientHello (a handshake record).
+        let (port, hello) = first_bytes().await;
+        let err = open_client()
+            .get(format!("https://127.0.0.1:{port}/"))
+            .send()
+            .await
+            .unwrap_err();
+        assert!(err.is_connect() || err.is_request(), "{err:?}");
+        let b = hello.await.unwrap();
+        assert_eq!((b[0], b[1], b[5]), (0x16, 0x03, 0x01), "{b:?}");
+
+        // An http page that redirects to https: the hop is followed with the same client.
+        let (tls_port, hello) = first_bytes().await;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        tokio::spawn(async move {
+            let (mut s, _) = listener.accept().await.unwrap();
+            let mut buf = vec![0u8; 4096];
+            let _ = s.read(&mut buf).await;
+            let reply = format!(
+                "HTTP/1.1 301 Moved Permanently\r\nLocation: https://127.0.0.1:{tls_port}/\r\nContent-Length: 0\r\n\r\n"
+            );
+            let _ = s.write_all(reply.as_bytes()).await;
+        });
+        let err = open_client()
+            .get(format!("http://127.0.0.1:{port}/"))
+            .send()
+            .await
+            .unwrap_err();
+        assert!(!err.is_redirect(), "{err:?}");
+        let b = hello.await.unwrap();
+        assert_eq!((b[0], b[1], b[5]), (0x16, 0x03, 0x01), "{b:?}");
     }
 
     #[tokio::test]

@@ -22,8 +22,24 @@ use crate::settings::{Overrides, Settings};
 /// Most bytes `vetch tool` reads from stdin.
 const MAX_TOOL_INPUT: u64 = 1024 * 1024;
 
+/// The runtime for many lookups at once (`batch`, `mcp`): one worker per core.
 fn runtime() -> Result<tokio::runtime::Runtime, AppError> {
     tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(AppError::Runtime)
+}
+
+/// The cores this process may use (what tokio sizes its workers by).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The runtime for one lookup (`lookup`, `tool`): the main thread drives it, and no worker
+/// threads are started. Extraction (and name resolution, for a host name) still runs on a
+/// blocking thread, started when it is needed, so the attempt deadline holds as in a batch.
+fn single_runtime() -> Result<tokio::runtime::Runtime, AppError> {
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(AppError::Runtime)
@@ -123,7 +139,8 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<Done, AppError> {
         Command::Batch(b) => {
             let s = settings(&g, &b.providers, b.extract, &b.run)?;
             let printer = Printer::new(s.redactor().clone(), Layout::Compact);
-            let engine = engine(s, &printer);
+            let engine = engine(s, &printer).with_cpu_slots(cores());
+            crate::redact::compile_all_shapes();
             let rt = runtime()?;
             let opts = batch_options(&g, &b);
             let report = rt.block_on(crate::frontends::batch::run(
@@ -139,7 +156,8 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<Done, AppError> {
         Command::Mcp => {
             let s = settings(&g, &[], None, &RunArgs::default())?;
             let printer = Printer::new(s.redactor().clone(), Layout::Compact);
-            let engine = engine(s, &printer);
+            let engine = engine(s, &printer).with_cpu_slots(cores());
+            crate::redact::compile_all_shapes();
             let rt = runtime()?;
             // A session the client ended badly (e.g. no `initialize` first) is the client's
             // problem, not a usage error: say so on stderr and end as at end of stdin.
@@ -245,7 +263,7 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<Done, AppErro
     let max_body = s.max_body_bytes();
     let hint = private_hint(&s, &input.url);
     let engine = engine(s, &printer);
-    let rt = runtime()?;
+    let rt = single_runtime()?;
     let result = rt.block_on(engine.lookup(&input));
     let ok = result.receipt.ok;
     let refused = !ok
@@ -418,7 +436,7 @@ fn tool(g: &GlobalArgs, layout: Layout) -> Result<Done, AppError> {
             Err(_) => failed("input is not UTF-8 text; expected one JSON object".into()),
         },
     };
-    let rt = runtime()?;
+    let rt = single_runtime()?;
     let result = rt.block_on(engine.answer(request));
     let done = Done::from_ok(result.is_success());
     let _ = match envelope {

@@ -41,6 +41,9 @@ pub struct Engine {
     /// The private HTTP cache, when the front end attached one (never by default: an
     /// engine built in a library or a test touches no disk).
     cache: Option<Arc<HttpCache>>,
+    /// When set, at most this many bodies are processed at once (see
+    /// [`Engine::with_cpu_slots`]).
+    cpu_slots: Option<Arc<tokio::sync::Semaphore>>,
 }
 
 /// What a lookup produced: the receipt and the text for `content[1]`.
@@ -110,12 +113,22 @@ impl Engine {
             providers,
             diag: None,
             cache: None,
+            cpu_slots: None,
         }
     }
 
     /// Serve and store GETs of http and template providers through `cache`.
     pub fn with_cache(mut self, cache: Arc<HttpCache>) -> Engine {
         self.cache = Some(cache);
+        self
+    }
+
+    /// Process at most `n` fetched bodies at once (decoding, extraction, redaction and
+    /// judging are CPU work on blocking threads). For many lookups in one process: more
+    /// jobs than cores only take turns on the same cores, each holding its page in memory
+    /// meanwhile. Waiting for a slot counts against the attempt's deadline.
+    pub fn with_cpu_slots(mut self, n: usize) -> Engine {
+        self.cpu_slots = Some(Arc::new(tokio::sync::Semaphore::new(n.max(1))));
         self
     }
 
@@ -454,7 +467,14 @@ impl Engine {
         // on unobserved.
         let _stop = CancelOnDrop(job.cancel.clone());
         let flag = job.cancel.clone();
+        // The slot goes with the job: a job that outlives its attempt (until it sees the
+        // flag) still holds it.
+        let slot = match &self.cpu_slots {
+            Some(slots) => slots.clone().acquire_owned().await.ok(),
+            None => None,
+        };
         match tokio::task::spawn_blocking(move || {
+            let _slot = slot;
             crate::content::extract::with_cancel(flag, || job.run())
         })
         .await

@@ -552,3 +552,40 @@ async fn relative_links_resolve_against_the_final_url() {
     let want = format!("[the other page]({}/new/other.html)", server.uri());
     assert!(out.text.contains(&want), "{}", out.text);
 }
+
+/// With one CPU slot (a batch on one core), concurrent lookups take turns processing and
+/// each still gets its own page, whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_cpu_slot_serves_concurrent_lookups() {
+    let server = MockServer::start().await;
+    for i in 0..8 {
+        Mock::given(path("/reader"))
+            .and(wiremock::matchers::query_param(
+                "u",
+                format!("https://example.com/p{i}"),
+            ))
+            .respond_with(html(article(&format!("Page number {i}"))))
+            .expect(1)
+            .mount(&server)
+            .await;
+    }
+    let engine =
+        std::sync::Arc::new(engine(&template_to(&server, "reader", "/reader")).with_cpu_slots(1));
+    let tasks: Vec<_> = (0..8)
+        .map(|i| {
+            let e = engine.clone();
+            tokio::spawn(
+                async move { e.lookup(&input(&format!("https://example.com/p{i}"))).await },
+            )
+        })
+        .collect();
+    for (i, t) in tasks.into_iter().enumerate() {
+        let out = t.await.unwrap();
+        assert!(out.receipt.ok, "{:?}", out.receipt);
+        assert!(
+            out.text.contains(&format!("Page number {i}")),
+            "{}",
+            out.text
+        );
+    }
+}
