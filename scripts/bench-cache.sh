@@ -2,11 +2,15 @@
 # The HTTP cache (issue 16): the time of one lookup served from the cache against one sent
 # to the loopback server (cache bypassed, and a miss that stores) and against `curl -s`
 # (medians of RUNS runs, a 20 KB page, process start included); then the size on disk of
-# N cached 20 KB pages (one batch, a fresh cache directory).
+# N cached 20 KB pages (one batch, a fresh cache directory). DELAY (ms, default 0) is the
+# server's latency: the loopback server answers at once unless told otherwise, so with the
+# default the cache can only save the transfer and the connection.
 source "$(dirname "$0")/bench-common.sh"
 RUNS=${RUNS:-21}
 N=${N:-2000}
-start_server 1 0
+DELAY=${DELAY:-0}
+echo "server latency: $DELAY ms"
+start_server 1 "$DELAY"
 P=${PORTS[0]}
 python3 - "$VETCH" "$P" "$RUNS" <<'PY'
 import statistics, subprocess, sys, time
