@@ -974,7 +974,7 @@ fn is_document_whitespace(c: char) -> bool {
 }
 
 /// The CommonMark block elements (what htmd treats as blocks).
-fn is_block_element(tag: &str) -> bool {
+pub(crate) fn is_block_element(tag: &str) -> bool {
     matches!(
         tag,
         "address"
