@@ -68,6 +68,11 @@ pub struct RequestView<'a> {
     pub headers: &'a [(String, String)],
     pub user_agent: &'a str,
     pub proxy: Option<&'a str>,
+    /// The network rules the response was fetched under (see
+    /// `Clients::policy_fingerprint`): an entry fetched with `--allow-private`, or before a
+    /// domain was blocked, is never served to a run whose guard would have refused the
+    /// address or a redirect hop on the way.
+    pub policy: &'a str,
 }
 
 /// What the cache did for one attempt, and what to store once the engine has judged the
@@ -215,6 +220,7 @@ pub fn key(view: &RequestView<'_>) -> String {
     put(view.url);
     put(view.user_agent);
     put(view.proxy.unwrap_or(""));
+    put(view.policy);
     let mut headers: Vec<(String, &str)> = view
         .headers
         .iter()
@@ -734,6 +740,7 @@ mod tests {
             headers,
             user_agent: "vetch/test",
             proxy: None,
+            policy: "default",
         }
     }
 
@@ -786,6 +793,9 @@ mod tests {
         let mut other = view("https://a.example/", &none);
         other.provider = "backup";
         assert_ne!(base, key(&other));
+        let mut looser = view("https://a.example/", &none);
+        looser.policy = "allow_private";
+        assert_ne!(base, key(&looser));
         assert_eq!(base, key(&view("https://a.example/", &none)));
         assert_eq!(base.len(), 64);
     }

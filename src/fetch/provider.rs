@@ -74,6 +74,9 @@ pub struct Clients {
     max_redirects: usize,
     user_agent: String,
     connect_timeout: Duration,
+    /// The network rules in one string, part of every cache key (see
+    /// [`crate::fetch::cache::RequestView::policy`]).
+    policy_fingerprint: String,
     built: std::sync::Mutex<std::collections::HashMap<ClientKey, reqwest::Client>>,
 }
 
@@ -86,8 +89,10 @@ impl Clients {
         user_agent: String,
         connect_timeout: Duration,
     ) -> Clients {
+        let policy_fingerprint = format!("{policy:?} max_redirects={max_redirects}");
         Clients {
             policy: Arc::new(policy),
+            policy_fingerprint,
             max_redirects,
             user_agent,
             connect_timeout,
@@ -288,6 +293,7 @@ impl Provider {
                     headers: &sent,
                     user_agent: key.user_agent.as_deref().unwrap_or(&clients.user_agent),
                     proxy: key.proxy.as_deref(),
+                    policy: &clients.policy_fingerprint,
                 };
                 let (fetched, final_url, note) =
                     cached_get(cache, req, &view, deadline, budget, max_body, redactor).await?;
@@ -336,6 +342,7 @@ impl Provider {
                     headers: &sent,
                     user_agent: key.user_agent.as_deref().unwrap_or(&clients.user_agent),
                     proxy: key.proxy.as_deref(),
+                    policy: &clients.policy_fingerprint,
                 };
                 let (fetched, _endpoint, note) =
                     cached_get(cache, req, &view, deadline, budget, max_body, redactor).await?;

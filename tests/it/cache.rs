@@ -533,3 +533,47 @@ async fn cache_clear_empties_it() {
     let (r, _) = lookup(home.path(), cfg.path(), &url, &[]);
     assert_eq!(cache_status(&r), "miss");
 }
+
+/// An entry fetched under looser network rules is not served to a run whose guard would
+/// have refused the way it came: here a redirect hop to `localhost`, allowed with
+/// `allow_private`, refused without it (the requested host itself is exempted by
+/// `allow_private_hosts`, so the lookup gets as far as an attempt).
+#[tokio::test]
+async fn an_entry_is_not_served_across_a_stricter_network_policy() {
+    let server = MockServer::start().await;
+    let port = server.address().port();
+    Mock::given(path("/moved"))
+        .respond_with(ResponseTemplate::new(302).insert_header(
+            "Location",
+            format!("http://localhost:{port}/inner").as_str(),
+        ))
+        .expect(2)
+        .mount(&server)
+        .await;
+    Mock::given(path("/inner"))
+        .respond_with(page("Intranet page"))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let home = tempfile::tempdir().unwrap();
+    let open = direct();
+    let strict = common::raw_config_file(&format!(
+        "[network]\nallow_private_hosts = [\"127.0.0.1\"]\n{}",
+        http_providers(&["direct"])
+    ));
+    let url = format!("http://127.0.0.1:{port}/moved");
+    let (r, text) = lookup(home.path(), open.path(), &url, &[]);
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(cache_status(&r), "miss");
+    assert!(text.contains("Intranet page"));
+    // Same URL, same provider, stricter rules: the stored copy is not theirs to read.
+    let (r, text) = lookup(home.path(), strict.path(), &url, &[]);
+    assert_eq!(r["ok"], false, "{r}");
+    assert_eq!(r["attempts_log"][0]["outcome"], "transport_error");
+    let detail = r["attempts_log"][0]["detail"].as_str().unwrap();
+    assert!(detail.starts_with("blocked"), "{detail}");
+    assert!(!text.contains("Intranet page"));
+    // The looser rules still find their own entry.
+    let (r, _) = lookup(home.path(), open.path(), &url, &[]);
+    assert_eq!(cache_status(&r), "hit");
+}
