@@ -357,14 +357,22 @@ fn anchor(node: &NodeRef, name: &str, in_pre: bool) -> String {
         return content;
     }
     let title = node.attr("title").map(|t| quoted_title(&t));
-    let link = escape_parens(&href);
     let text = content.trim_start_matches(is_document_whitespace);
     let trimmed = text.trim_end_matches(is_document_whitespace);
     let trailing = &text[trimmed.len()..];
+    let mut out = inline_link("[", trimmed, &href, title.as_deref());
+    out.push_str(trailing);
+    out
+}
+
+/// `{open}{text}](dest "title")`: a link (`open` = `[`) or an image (`![`), the destination
+/// in `<…>` when it holds a space.
+fn inline_link(open: &str, text: &str, dest: &str, title: Option<&str>) -> String {
+    let link = escape_parens(dest);
     let spaces = link.contains(' ');
-    let mut out = String::with_capacity(trimmed.len() + link.len() + 8);
-    out.push('[');
-    out.push_str(trimmed);
+    let mut out = String::with_capacity(text.len() + link.len() + 8);
+    out.push_str(open);
+    out.push_str(text);
     out.push_str("](");
     if spaces {
         out.push('<');
@@ -375,11 +383,10 @@ fn anchor(node: &NodeRef, name: &str, in_pre: bool) -> String {
     }
     if let Some(title) = title {
         out.push_str(" \"");
-        out.push_str(&title);
+        out.push_str(title);
         out.push('"');
     }
     out.push(')');
-    out.push_str(trailing);
     out
 }
 
@@ -433,26 +440,8 @@ fn image(node: &NodeRef) -> Option<String> {
     if alt.is_empty() {
         return None;
     }
-    let link = escape_parens(&src);
-    let spaces = link.contains(' ');
-    let mut out = String::with_capacity(alt.len() + link.len() + 8);
-    out.push_str("![");
-    out.push_str(&alt);
-    out.push_str("](");
-    if spaces {
-        out.push('<');
-    }
-    out.push_str(&link);
-    if spaces {
-        out.push('>');
-    }
-    if let Some(title) = node.attr("title").map(|t| quoted_title(&t)) {
-        out.push_str(" \"");
-        out.push_str(&title);
-        out.push('"');
-    }
-    out.push(')');
-    Some(out)
+    let title = node.attr("title").map(|t| quoted_title(&t));
+    Some(inline_link("![", &alt, &src, title.as_deref()))
 }
 
 fn collapse_whitespace(s: &str) -> String {

@@ -344,23 +344,17 @@ impl HttpCache {
         if !matches {
             return Plan::Miss;
         }
-        let mut conditional = Vec::new();
-        if let Some(v) = stored
-            .head
-            .etag
-            .as_deref()
-            .and_then(|e| HeaderValue::from_str(e).ok())
-        {
-            conditional.push((reqwest::header::IF_NONE_MATCH, v));
-        }
-        if let Some(v) = stored
-            .head
-            .last_modified
-            .as_deref()
-            .and_then(|e| HeaderValue::from_str(e).ok())
-        {
-            conditional.push((reqwest::header::IF_MODIFIED_SINCE, v));
-        }
+        let validators = [
+            (reqwest::header::IF_NONE_MATCH, stored.head.etag.as_deref()),
+            (
+                reqwest::header::IF_MODIFIED_SINCE,
+                stored.head.last_modified.as_deref(),
+            ),
+        ];
+        let conditional: Vec<_> = validators
+            .into_iter()
+            .filter_map(|(name, v)| Some((name, HeaderValue::from_str(v?).ok()?)))
+            .collect();
         if conditional.is_empty() {
             return Plan::Miss;
         }

@@ -149,7 +149,7 @@ pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, FailureKind
         attempt.follow()
     });
     let mut b = reqwest::Client::builder()
-        .tls_backend_preconfigured(tls_config())
+        .tls_backend_preconfigured(tls_config()?)
         .redirect(redirect_policy)
         .dns_resolver(Arc::new(GuardedResolver {
             policy: o.policy.clone(),
@@ -171,21 +171,22 @@ pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, FailureKind
 /// root certificates on the first certificate it checks instead of when the client is
 /// built. An http lookup never reads them; the first https handshake of the process does,
 /// once (an http page redirecting to https gets there the same way).
-fn tls_config() -> rustls::ClientConfig {
+fn tls_config() -> Result<rustls::ClientConfig, FailureKind> {
     let roots = LazyRoots::shared();
-    let mut tls = rustls::ClientConfig::builder_with_provider(roots.provider.clone())
+    let versions = rustls::ClientConfig::builder_with_provider(roots.provider.clone())
         .with_protocol_versions(rustls::ALL_VERSIONS)
         // The provider supports every version rustls knows; fall back to its defaults.
-        .unwrap_or_else(|_| {
+        .or_else(|_| {
             rustls::ClientConfig::builder_with_provider(roots.provider.clone())
                 .with_safe_default_protocol_versions()
-                .expect("the crypto provider supports the default TLS versions")
         })
+        .map_err(|e| FailureKind::ClientBuild(e.to_string()))?;
+    let mut tls = versions
         .dangerous()
         .with_custom_certificate_verifier(roots)
         .with_no_client_auth();
     tls.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
-    tls
+    Ok(tls)
 }
 
 /// The platform's certificate verifier (`rustls-platform-verifier`, as reqwest uses it),
