@@ -182,6 +182,12 @@ impl Redactor {
         self.redact_str(text).into_owned()
     }
 
+    /// [`redact_text`](Self::redact_text) without the copy: the text itself, borrowed,
+    /// when nothing in it is a secret (the common case for the many short texts of a page).
+    pub fn redact_text_cow<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        self.redact_str(text)
+    }
+
     /// Redact one URL: the password in userinfo, the values of sensitive query and fragment
     /// parameters (names kept, whatever the value's shape), plus anything
     /// [`redact_text`](Self::redact_text) would catch. Writes [`URL_MARKER`]; the result still
