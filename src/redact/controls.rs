@@ -70,30 +70,29 @@ pub fn strip_controls(text: &str) -> Cow<'_, str> {
 /// `C2` are passed over without decoding (the per-chunk test has no branch, so it
 /// vectorises); a chunk with one is decoded, chars whole, to decide.
 fn has_controls(text: &str) -> bool {
-    const CHUNK: usize = 64;
+    const CHUNK: usize = 32;
     let b = text.as_bytes();
+    let slow = |at: usize, end: usize| {
+        // Every char that starts in `at..end` lies whole in `from..to`.
+        let (from, to) = (floor_char(text, at), ceil_char(text, end + 1));
+        text.get(from..to)
+            .unwrap_or(text)
+            .chars()
+            .any(|c| c.is_control() && c != '\n' && c != '\t')
+    };
+    let mut chunks = b.chunks_exact(CHUNK);
     let mut at = 0;
-    while at < b.len() {
-        let end = (at + CHUNK).min(b.len());
-        let flagged = b[at..end].iter().fold(false, |hit, &x| {
-            hit | ((x < 0x20) & (x != b'\n') & (x != b'\t')) | (x == 0x7f) | (x == 0xc2)
-        });
-        if flagged {
-            // Every char that starts in `at..end` lies whole in `from..to`.
-            let from = floor_char(text, at);
-            let to = ceil_char(text, end + 1);
-            if text
-                .get(from..to)
-                .unwrap_or(text)
-                .chars()
-                .any(|c| c.is_control() && c != '\n' && c != '\t')
-            {
-                return true;
-            }
+    for chunk in &mut chunks {
+        let mut hit = 0u8;
+        for &x in chunk {
+            hit |= u8::from(((x < 0x20) & (x != b'\n') & (x != b'\t')) | (x == 0x7f) | (x == 0xc2));
         }
-        at = end;
+        if hit != 0 && slow(at, at + CHUNK) {
+            return true;
+        }
+        at += CHUNK;
     }
-    false
+    at < b.len() && slow(at, b.len())
 }
 
 fn floor_char(s: &str, mut i: usize) -> usize {

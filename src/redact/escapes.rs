@@ -179,22 +179,30 @@ fn is_trigger(c: u8) -> bool {
     matches!(c, b'\\' | b'&' | b'<' | 0xC2 | 0xE2 | 0xEF)
 }
 
-/// The first trigger byte at or after `from`. Chunks are tested whole first (no early
-/// exit inside a chunk, so the test vectorises); ordinary text has none in most of them.
+/// The first trigger byte at or after `from`. Fixed-size chunks are tested whole first
+/// (no early exit inside a chunk, so the test vectorises); ordinary text has none in most.
 fn next_trigger(bytes: &[u8], from: usize) -> Option<usize> {
-    const CHUNK: usize = 64;
+    const CHUNK: usize = 32;
+    let rest = bytes.get(from..)?;
+    let mut chunks = rest.chunks_exact(CHUNK);
     let mut at = from;
-    while at < bytes.len() {
-        let end = (at + CHUNK).min(bytes.len());
-        let chunk = &bytes[at..end];
-        if chunk.iter().fold(false, |hit, &c| {
-            hit | (c == b'\\') | (c == b'&') | (c == b'<') | (c == 0xC2) | (c == 0xE2) | (c == 0xEF)
-        }) {
+    for chunk in &mut chunks {
+        let mut hit = 0u8;
+        for &c in chunk {
+            hit |= u8::from(
+                (c == b'\\') | (c == b'&') | (c == b'<') | (c == 0xC2) | (c == 0xE2) | (c == 0xEF),
+            );
+        }
+        if hit != 0 {
             return chunk.iter().position(|&c| is_trigger(c)).map(|i| at + i);
         }
-        at = end;
+        at += CHUNK;
     }
-    None
+    chunks
+        .remainder()
+        .iter()
+        .position(|&c| is_trigger(c))
+        .map(|i| at + i)
 }
 
 /// May this byte be part of a token (the characters on both sides of a removed tag)?
