@@ -182,6 +182,12 @@ impl Redactor {
         self.redact_str(text).into_owned()
     }
 
+    /// [`redact_text`](Self::redact_text) without the copy: the text itself, borrowed,
+    /// when nothing in it is a secret (the common case for the many short texts of a page).
+    pub fn redact_text_cow<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        self.redact_str(text)
+    }
+
     /// Redact one URL: the password in userinfo, the values of sensitive query and fragment
     /// parameters (names kept, whatever the value's shape), plus anything
     /// [`redact_text`](Self::redact_text) would catch. Writes [`URL_MARKER`]; the result still
@@ -559,39 +565,141 @@ static HOT_LITE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// The literal every match of each vendor alternative starts with; `None` if one of them
-/// has none (then the full regex always serves).
-static VENDOR_PREFIXES: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
-    let prefixes: Option<Vec<String>> = PARTS[VENDOR].iter().map(|p| leading_literal(p)).collect();
-    AhoCorasick::new(prefixes?).ok()
+/// Finds the texts that may hold a vendor token: an Aho-Corasick scan for the literals
+/// every match of a vendor alternative starts with (see [`leading_literals`]). A literal
+/// shorter than [`WEAK_LITERAL`] bytes occurs in prose (`pat` in "path"), so a hit on one
+/// is confirmed by that alternative's own regex (small, compiled on first need).
+struct VendorScan {
+    literals: AhoCorasick,
+    /// For each literal, the index of its alternative in `PARTS[VENDOR]`.
+    part_of: Vec<usize>,
+    /// Per alternative: its shortest literal is weak, so a hit is confirmed.
+    weak: Vec<bool>,
+    confirm: Vec<std::sync::OnceLock<Option<Regex>>>,
+}
+
+const WEAK_LITERAL: usize = 4;
+
+/// `None` if an alternative has no literal start (then the full regex always serves).
+static VENDOR_SCAN: LazyLock<Option<VendorScan>> = LazyLock::new(|| {
+    let mut literals = Vec::new();
+    let mut part_of = Vec::new();
+    let mut weak = Vec::new();
+    for (i, p) in PARTS[VENDOR].iter().enumerate() {
+        let lits = leading_literals(p)?;
+        weak.push(lits.iter().any(|l| l.len() < WEAK_LITERAL));
+        part_of.extend(std::iter::repeat_n(i, lits.len()));
+        literals.extend(lits);
+    }
+    Some(VendorScan {
+        literals: AhoCorasick::new(&literals).ok()?,
+        part_of,
+        confirm: weak.iter().map(|_| std::sync::OnceLock::new()).collect(),
+        weak,
+    })
 });
 
-/// The literal text a pattern's every match starts with: its characters up to the first
-/// class, group, alternation or quantifier (a character made optional by `?`, `*` or `{`
-/// is dropped). `None` when that is empty or the pattern folds case or alternates at the
-/// top.
-fn leading_literal(pattern: &str) -> Option<String> {
+/// May a vendor alternative of the shape regex match somewhere in `text`? `false` only
+/// when none can: no literal start of any of them occurs (every occurrence is looked at,
+/// overlapping ones too), or each one that does is a weak literal whose alternative,
+/// compiled alone, matches nowhere in `text`.
+fn may_hold_vendor_token(text: &str) -> bool {
+    let Some(scan) = &*VENDOR_SCAN else {
+        return true;
+    };
+    let mut confirmed_absent = vec![false; scan.weak.len()];
+    for m in scan.literals.find_overlapping_iter(text) {
+        let part = scan.part_of[m.pattern().as_usize()];
+        if !scan.weak[part] {
+            return true;
+        }
+        if confirmed_absent[part] {
+            continue;
+        }
+        let re = scan.confirm[part].get_or_init(|| {
+            RegexBuilder::new(PARTS[VENDOR][part])
+                .size_limit(64 << 20)
+                .build()
+                .ok()
+        });
+        match re {
+            Some(re) if !re.is_match(text) => confirmed_absent[part] = true,
+            _ => return true,
+        }
+    }
+    false
+}
+
+/// The literal texts one of which every match of `pattern` starts with: its characters up
+/// to the first construct that is none of a literal character, an escaped punctuation
+/// character, a class of at most four literal characters (`[opr]`) or a group of literal
+/// alternatives (`(?:at|ca)`), expanded into every combination (at most 64). A piece
+/// made optional or repeated by `?`, `*` or `{` ends the literal before it; one repeated
+/// by `+` ends it after it. `None` when that is empty, or the pattern folds case or
+/// alternates at the top.
+fn leading_literals(pattern: &str) -> Option<Vec<String>> {
     if pattern.contains("(?i") || top_level_alternation(pattern) {
         return None;
     }
     let p = pattern.strip_prefix(r"(?-u:\b)").unwrap_or(pattern);
-    let mut out = String::new();
-    let mut chars = p.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => match chars.next() {
-                Some(n) if n.is_ascii_punctuation() => out.push(n),
+    let chars: Vec<char> = p.chars().collect();
+    let mut outs = vec![String::new()];
+    let mut i = 0;
+    while i < chars.len() {
+        let (alts, next): (Vec<String>, usize) = match chars[i] {
+            '\\' => match chars.get(i + 1) {
+                Some(&n) if n.is_ascii_punctuation() => (vec![n.to_string()], i + 2),
                 _ => break,
             },
-            '?' | '*' | '{' => {
-                out.pop();
-                break;
+            '[' => {
+                let Some(close) = chars[i + 1..].iter().position(|&c| c == ']') else {
+                    break;
+                };
+                let members = &chars[i + 1..i + 1 + close];
+                if members.is_empty()
+                    || members.len() > 4
+                    || members.iter().any(|c| !c.is_ascii_alphanumeric())
+                {
+                    break;
+                }
+                (members.iter().map(char::to_string).collect(), i + close + 2)
             }
-            '[' | '(' | '|' | '^' | '$' | '.' | '+' => break,
-            c => out.push(c),
+            '(' => {
+                if chars.get(i + 1..i + 3) != Some(&['?', ':'][..]) {
+                    break;
+                }
+                let Some(close) = chars[i + 3..].iter().position(|&c| c == ')') else {
+                    break;
+                };
+                let body: String = chars[i + 3..i + 3 + close].iter().collect();
+                if !body
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '|' | '_'))
+                {
+                    break;
+                }
+                (body.split('|').map(String::from).collect(), i + close + 4)
+            }
+            '?' | '*' | '{' | '+' | '|' | '^' | '$' | '.' | ')' | ']' => break,
+            c => (vec![c.to_string()], i + 1),
+        };
+        let quantified = chars.get(next).copied();
+        if matches!(quantified, Some('?' | '*' | '{')) {
+            break;
         }
+        if outs.len() * alts.len() > 64 {
+            break;
+        }
+        outs = outs
+            .iter()
+            .flat_map(|o| alts.iter().map(move |a| format!("{o}{a}")))
+            .collect();
+        if quantified == Some('+') {
+            break;
+        }
+        i = next;
     }
-    (!out.is_empty()).then_some(out)
+    (!outs.iter().any(String::is_empty)).then_some(outs)
 }
 
 fn top_level_alternation(pattern: &str) -> bool {
@@ -617,9 +725,10 @@ fn shapes_for(text: &str) -> &'static Regex {
     if let Some(full) = HOT.get() {
         return full;
     }
-    match &*VENDOR_PREFIXES {
-        Some(prefixes) if !prefixes.is_match(text) => &HOT_LITE,
-        _ => HOT.get_or_init(|| shape_regex(PARTS.iter().copied())),
+    if may_hold_vendor_token(text) {
+        HOT.get_or_init(|| shape_regex(PARTS.iter().copied()))
+    } else {
+        &HOT_LITE
     }
 }
 
@@ -2404,24 +2513,70 @@ mod tests {
         assert!(PARTS[VENDOR.end - 1].contains("pat[A-Za-z0-9]{14}"));
         assert!(PARTS[VENDOR.start - 1].starts_with("hooks"));
         assert!(PARTS[VENDOR.end].starts_with("(?:Bearer"));
-        assert!(VENDOR_PREFIXES.is_some());
-        let got: Vec<Option<String>> = PARTS[VENDOR].iter().map(|p| leading_literal(p)).collect();
+        assert!(VENDOR_SCAN.is_some());
+        let got: Vec<Option<Vec<String>>> =
+            PARTS[VENDOR].iter().map(|p| leading_literals(p)).collect();
         assert!(got.iter().all(Option::is_some), "{got:?}");
+        let strs = |v: &[&str]| Some(v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
         for (pattern, want) in [
-            (r"do[opr]_v1_[a-f0-9]{64}", Some("do")),
-            (r"(?-u:\b)key-[0-9a-f]{32}", Some("key-")),
-            (r"\.atlasv1\.[A-Za-z0-9_=-]{60}", Some(".atlasv1.")),
-            (r"FLWSECK(?:_TEST)?-[a-fA-F0-9]{32}-X", Some("FLWSECK")),
-            (r"abc?d", Some("ab")),
-            (r"ab{2}", Some("a")),
-            (r"ab+c", Some("ab")),
+            (
+                r"do[opr]_v1_[a-f0-9]{64}",
+                strs(&["doo_v1_", "dop_v1_", "dor_v1_"]),
+            ),
+            (r"(?-u:\b)key-[0-9a-f]{32}", strs(&["key-"])),
+            (r"\.atlasv1\.[A-Za-z0-9_=-]{60}", strs(&[".atlasv1."])),
+            (r"FLWSECK(?:_TEST)?-[a-fA-F0-9]{32}-X", strs(&["FLWSECK"])),
+            (r"shp(?:at|ca)_[a-fA-F0-9]{32}", strs(&["shpat_", "shpca_"])),
+            (r"sntry[su]_[A-Za-z0-9]", strs(&["sntrys_", "sntryu_"])),
+            (r"(?-u:\b)pat[A-Za-z0-9]{14}\.", strs(&["pat"])),
+            (r"abc?d", strs(&["ab"])),
+            (r"ab{2}", strs(&["a"])),
+            (r"ab+c", strs(&["ab"])),
+            (r"a[b-d]", strs(&["a"])),
             (r"ab|cd", None),
             (r"(?i-u:secret)", None),
             (r"[a-z]+", None),
             (r"\bword", None),
+            (r"(?:|x)y", strs(&["y", "xy"])),
         ] {
-            assert_eq!(leading_literal(pattern).as_deref(), want, "{pattern}");
+            assert_eq!(leading_literals(pattern), want, "{pattern}");
         }
+    }
+
+    /// Wherever the smaller regex would find something else than the full one, the vendor
+    /// scan says a vendor token may be there (so the full one serves): on every family
+    /// sample, with prose around it and cut anywhere, and on texts full of the words that
+    /// hold a weak literal.
+    #[test]
+    fn the_vendor_scan_never_hides_a_difference() {
+        let full = shape_regex(PARTS.iter().copied());
+        let mut texts: Vec<String> = Vec::new();
+        for (_, sample) in family_samples() {
+            texts.push(format!("see the path {sample} and do it"));
+            for cut in (0..sample.len()).step_by(7) {
+                if let Some(head) = sample.get(..cut) {
+                    texts.push(format!("pattern pat {head}"));
+                }
+            }
+        }
+        texts.push(format!("path pat{}.{}", alnum(14, 3), "ab".repeat(32)));
+        texts.push(format!("xpat{}.{}", alnum(14, 3), "ab".repeat(32)));
+        texts.push("do the glad pattern path: ghp_ key: value :AA".to_string());
+        for t in &texts {
+            let a: Vec<_> = full.find_iter(t).map(|m| m.range()).collect();
+            let b: Vec<_> = HOT_LITE.find_iter(t).map(|m| m.range()).collect();
+            if a != b {
+                assert!(may_hold_vendor_token(t), "{t}");
+            }
+        }
+        assert!(!may_hold_vendor_token(
+            "do the glad pattern path, patents and EZ pieces"
+        ));
+        assert!(may_hold_vendor_token(&format!(
+            "pat{}.{}",
+            alnum(14, 3),
+            "ab".repeat(32)
+        )));
     }
 
     /// On a text without any vendor prefix the smaller regex finds exactly what the full
@@ -2438,9 +2593,8 @@ mod tests {
             "AKIAABCDEFGHIJKLMNOP eyJhbGciOi.eyJzdWIiOi.sig sk-abcdefghijklmnopqrstuvwx".into(),
             "session_id=abc; Cookie: a=b; x-api-key: 1234567890abcdef".into(),
         ];
-        let prefixes = VENDOR_PREFIXES.as_ref().unwrap();
         for t in &texts {
-            assert!(!prefixes.is_match(t), "{t}");
+            assert!(!may_hold_vendor_token(t), "{t}");
             let a: Vec<_> = full.find_iter(t).map(|m| m.range()).collect();
             let b: Vec<_> = HOT_LITE.find_iter(t).map(|m| m.range()).collect();
             assert!(!a.is_empty() || t.starts_with("plain"), "{t}");
@@ -2456,7 +2610,7 @@ mod tests {
             }
         }
         let vendor = format!("rubygems_{}", "0a".repeat(24));
-        assert!(prefixes.is_match(&vendor));
+        assert!(may_hold_vendor_token(&vendor));
         assert_eq!(Redactor::new().redact_text(&vendor), TEXT_MARKER);
     }
 

@@ -21,6 +21,8 @@
 //! benign text byte for byte, and unchanged runs are not written back), recurse (the walk
 //! uses an explicit stack, whatever the nesting), or panic (every slice is checked).
 
+use std::borrow::Cow;
+
 use dom_query::{Document, NodeRef};
 
 use crate::redact::controls::strip_controls;
@@ -137,15 +139,18 @@ fn redact_run(run: &[NodeRef], redactor: &Redactor) {
         [] => {}
         [only] => {
             let text = only.text();
-            let redacted = clean(redactor, &text);
-            if redacted != *text {
-                only.set_text(redacted);
+            if let Cow::Owned(redacted) = clean(redactor, &text) {
+                if redacted != *text {
+                    only.set_text(redacted);
+                }
             }
         }
         _ => {
             let texts: Vec<String> = run.iter().map(|n| n.text().to_string()).collect();
             let joined = texts.concat();
-            let redacted = clean(redactor, &joined);
+            let Cow::Owned(redacted) = clean(redactor, &joined) else {
+                return;
+            };
             if redacted == joined {
                 return;
             }
@@ -158,12 +163,14 @@ fn redact_run(run: &[NodeRef], redactor: &Redactor) {
     }
 }
 
-/// `text` redacted, without control characters.
-fn clean(redactor: &Redactor, text: &str) -> String {
-    let redacted = redactor.redact_text(text);
-    match strip_controls(&redacted) {
-        std::borrow::Cow::Borrowed(_) => redacted,
-        std::borrow::Cow::Owned(stripped) => stripped,
+/// `text` redacted, without control characters; borrowed when that changes nothing.
+fn clean<'t>(redactor: &Redactor, text: &'t str) -> Cow<'t, str> {
+    match redactor.redact_text_cow(text) {
+        Cow::Borrowed(same) => strip_controls(same),
+        Cow::Owned(redacted) => match strip_controls(&redacted) {
+            Cow::Borrowed(_) => Cow::Owned(redacted),
+            Cow::Owned(stripped) => Cow::Owned(stripped),
+        },
     }
 }
 

@@ -832,11 +832,46 @@ fn detect_by_volume(page: &Page, visible: usize) -> Option<Detection> {
 }
 
 /// One pass over the body: does it carry any of the decisive structures of rule 6?
+/// A literal scan first: a body without any of [`DECISIVE_LITERALS`] (nearly every page)
+/// cannot match, and the combined pattern is then neither compiled nor run.
 fn has_decisive_structure(parts: &[&str; 2]) -> bool {
+    if let Some(literals) = &*DECISIVE_LITERAL_SCAN {
+        if !parts.iter().any(|part| literals.is_match(part)) {
+            return false;
+        }
+    }
     DECISIVE_ANY
         .as_ref()
         .is_some_and(|any| parts.iter().any(|part| any.is_match(part)))
 }
+
+/// Literals one of which every match of each [`DECISIVE_SPECS`] pattern contains, in the
+/// same order; most start with punctuation, which keeps the scan's start-byte filter quiet
+/// on prose. Chosen without the letters `k` and `s`: those are the only ASCII letters that
+/// case-insensitive matching also folds from a non-ASCII character (KELVIN SIGN, LONG S),
+/// so an ASCII-case-insensitive search for these literals finds every text the patterns
+/// can match (see the test `decisive_literals_are_necessary`).
+const DECISIVE_LITERALS: &[&[&str]] = &[
+    &["_vc", "_an"],
+    &["_cf_chl_opt"],
+    &["/cdn-cgi/challenge-platform/"],
+    &["_incap"],
+    &["-captcha"],
+    &["-delivery.com"],
+    &["-if-cpt-container"],
+    &["waf.com/"],
+    &["://validate.perfdrive.com/"],
+    &["/ip"],
+    &["_cloudproxy_j"],
+    &["/vercel/"],
+];
+
+static DECISIVE_LITERAL_SCAN: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
+    aho_corasick::AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(DECISIVE_LITERALS.concat())
+        .ok()
+});
 
 /// Rule 6: a challenge structure (a challenge form with its hidden fields, a challenge
 /// platform's script or iframe, a vendor's block-page container) decides whatever the
@@ -980,7 +1015,9 @@ pub fn symbol_runs(text: &str, min: usize) -> Vec<std::ops::Range<usize>> {
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
             in_fence = !in_fence;
         }
-        if !in_fence {
+        if !in_fence && line.is_ascii() {
+            ascii_line_runs(line, line_start, min, &mut run, &mut runs);
+        } else if !in_fence {
             let mut pos = 0usize;
             for token in line.split(|c: char| c.is_whitespace()) {
                 let start = line_start + pos;
@@ -1016,6 +1053,96 @@ pub fn symbol_runs(text: &str, min: usize) -> Vec<std::ops::Range<usize>> {
         }
     }
     runs
+}
+
+/// [`symbol_runs`] over one line that is all ASCII, in one pass over its bytes: the same
+/// tokens (split at every byte `char::is_whitespace` accepts), the same [`is_word`]
+/// decisions and the same run bookkeeping as the general loop.
+fn ascii_line_runs(
+    line: &str,
+    line_start: usize,
+    min: usize,
+    run: &mut Option<(usize, usize, usize)>,
+    runs: &mut Vec<std::ops::Range<usize>>,
+) {
+    let b = line.as_bytes();
+    let mut tok_start = 0usize;
+    let mut alnum = 0usize;
+    // The last token ends at the end of the line, as after a separator.
+    for (i, class) in b
+        .iter()
+        .map(|&c| ASCII_CLASS[usize::from(c)])
+        .chain([SEPARATOR])
+        .enumerate()
+    {
+        if class != SEPARATOR {
+            alnum += usize::from(class);
+            continue;
+        }
+        let n = i - tok_start;
+        let (start, end) = (line_start + tok_start, line_start + i);
+        let counted = std::mem::take(&mut alnum);
+        let token = &b[tok_start..i];
+        tok_start = i + 1;
+        if n == 0 {
+            continue;
+        }
+        if ascii_is_word(token, counted) {
+            if let Some((s, e, m)) = run.take() {
+                if m >= min {
+                    runs.push(s..e);
+                }
+            }
+        } else {
+            *run = Some(match *run {
+                Some((s, _, m)) => (s, end, m + n),
+                None => (start, end, n),
+            });
+        }
+    }
+}
+
+/// Byte classes of [`ascii_line_runs`]: 1 for an ASCII letter or digit, [`SEPARATOR`] for
+/// the bytes `char::is_whitespace` accepts, 0 for anything else.
+const SEPARATOR: u8 = 2;
+const ASCII_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = if b.is_ascii_alphanumeric() {
+            1
+        } else if matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') {
+            SEPARATOR
+        } else {
+            0
+        };
+        c += 1;
+    }
+    t
+};
+
+/// [`is_word`] for an ASCII token whose alphanumeric bytes were counted already.
+fn ascii_is_word(token: &[u8], alnum: usize) -> bool {
+    let n = token.len();
+    let link = || token.windows(2).any(|w| w == b"](");
+    if n <= 40 {
+        return alnum * 2 >= n || link();
+    }
+    if link() {
+        return true;
+    }
+    let (mut upper, mut lower, mut digit, mut punct) = (false, false, false, false);
+    for &c in token {
+        upper |= c.is_ascii_uppercase();
+        lower |= c.is_ascii_lowercase();
+        digit |= c.is_ascii_digit();
+        punct |= c.is_ascii_punctuation();
+    }
+    if punct || (upper && lower && digit) {
+        return false;
+    }
+    alnum * 2 >= n
 }
 
 /// `text` without its symbol runs of `min` characters or more; `None` when it has none.
@@ -1936,6 +2063,113 @@ mod tests {
         }
     }
 
+    /// `symbol_runs` as it was before its ASCII fast path: every line through the
+    /// general loop.
+    fn symbol_runs_reference(text: &str, min: usize) -> Vec<std::ops::Range<usize>> {
+        let mut runs = Vec::new();
+        let mut run: Option<(usize, usize, usize)> = None;
+        let mut in_fence = false;
+        let mut line_start = 0usize;
+        for line in text.split_inclusive('\n') {
+            let trimmed = line.trim_start();
+            if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+                in_fence = !in_fence;
+            }
+            if !in_fence {
+                let mut pos = 0usize;
+                for token in line.split(|c: char| c.is_whitespace()) {
+                    let start = line_start + pos;
+                    pos += token.len() + 1;
+                    if token.is_empty() {
+                        continue;
+                    }
+                    let end = start + token.len();
+                    if is_word(token) {
+                        if let Some((s, e, n)) = run.take() {
+                            if n >= min {
+                                runs.push(s..e);
+                            }
+                        }
+                    } else {
+                        let n = token.chars().count();
+                        run = Some(match run {
+                            Some((s, _, m)) => (s, end, m + n),
+                            None => (start, end, n),
+                        });
+                    }
+                }
+            } else if let Some((s, e, n)) = run.take() {
+                if n >= min {
+                    runs.push(s..e);
+                }
+            }
+            line_start += line.len();
+        }
+        if let Some((s, e, n)) = run {
+            if n >= min {
+                runs.push(s..e);
+            }
+        }
+        runs
+    }
+
+    /// The ASCII fast path finds exactly the runs of the general loop, on random soups of
+    /// words, symbols, long tokens, links, fences and every whitespace byte.
+    #[test]
+    fn symbol_runs_fast_path_agrees_with_reference() {
+        let pieces = [
+            "word",
+            " ",
+            "  ",
+            "\n",
+            "\t",
+            "\r",
+            "\u{b}",
+            "\u{c}",
+            "+((!+[]",
+            "!![])",
+            "=",
+            "[a](http://x.y/z)",
+            "](",
+            "```",
+            "~~~",
+            "```js",
+            "QUJDREVGR0hJSktMTU5PUFFSU1RVVldY",
+            "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopq",
+            "aB3",
+            "{}",
+            ";",
+            "x",
+            "é",
+            "\u{a0}",
+            "日本",
+            "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+            "a.b-c_d/e",
+            "__",
+            "--",
+            "\u{2003}",
+        ];
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        for len in 0..120 {
+            for _ in 0..30 {
+                let mut t = String::new();
+                for _ in 0..len {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    t.push_str(pieces[(seed % pieces.len() as u64) as usize]);
+                }
+                for min in [1, 5, SYMBOL_RUN] {
+                    assert_eq!(
+                        symbol_runs(&t, min),
+                        symbol_runs_reference(&t, min),
+                        "{t:?} min {min}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn symbol_runs_are_not_readable() {
         let jschl = "+((!+[]+(!![])+!![]+!![]+[])+(+!![]))";
@@ -1967,6 +2201,65 @@ mod tests {
             strip_symbol_runs(&format!("a {jschl} b"), SYMBOL_RUN).as_deref(),
             Some("a  b")
         );
+    }
+
+    /// Each literal of the pre-scan is written in its pattern (outside any optional part;
+    /// `_vc` and `_an` one in each branch of the first pattern's alternation); its letters
+    /// fold to no character outside ASCII; and every sample of a decisive structure both
+    /// matches its pattern and holds one of the pattern's literals.
+    #[test]
+    fn decisive_literals_are_necessary() {
+        assert_eq!(DECISIVE_LITERALS.len(), DECISIVE_SPECS.len());
+        for (lits, (pattern, ..)) in DECISIVE_LITERALS.iter().zip(DECISIVE_SPECS) {
+            for lit in lits.iter() {
+                assert!(
+                    pattern.contains(&lit.replace('.', r"\.")),
+                    "{lit} in {pattern}"
+                );
+                assert!(!lit.contains(['k', 's', 'K', 'S']), "{lit}");
+            }
+        }
+        let letters: String = DECISIVE_LITERALS
+            .concat()
+            .concat()
+            .chars()
+            .filter(char::is_ascii_alphabetic)
+            .collect();
+        let folded = ci(&format!("[{letters}]")).expect("class");
+        let non_ascii: String = (0x80u32..=0x10FFFF).filter_map(char::from_u32).collect();
+        assert!(!folded.is_match(&non_ascii));
+        let samples: [&[&str]; 12] = [
+            &[
+                r#"<input type="hidden" name="jschl_answer">"#,
+                r#"<INPUT NAME='JSCHL_VC'>"#,
+            ],
+            &["window._cf_chl_opt={}"],
+            &["/cdn-cgi/challenge-platform/h/b/orchestrate/x"],
+            &[r#"<iframe src="/_Incapsula_Resource?x">"#],
+            &[r#"<div id="px-captcha"></div>"#],
+            &[r#"<iframe src="https://geo.captcha-delivery.com/c">"#],
+            &[r#"<div id="sec-if-cpt-container">"#],
+            &[r#"<script src="https://x.token.awswaf.com/a/b/challenge.js">"#],
+            &[r#"<form action="https://validate.perfdrive.com/x">"#],
+            &[r#"<script src="/149e9513-01fa/2d206a39/ips.js?tkrm_alpekz_s1.3=x">"#],
+            &["var sucuri_cloudproxy_js='';"],
+            &[r#"<script src="/.well-known/vercel/security/static/challenge.v2.min.js">"#],
+        ];
+        for ((group, (pattern, ..)), lits) in
+            samples.iter().zip(DECISIVE_SPECS).zip(DECISIVE_LITERALS)
+        {
+            for sample in group.iter() {
+                assert!(ci(pattern).expect("pattern").is_match(sample), "{pattern}");
+                assert!(has_decisive_structure(&[sample, ""]), "{sample}");
+                let lower = sample.to_ascii_lowercase();
+                assert!(
+                    lits.iter().any(|l| lower.contains(&l.to_ascii_lowercase())),
+                    "{lits:?}"
+                );
+            }
+        }
+        // Without any literal, no structure (and the combined pattern is not consulted).
+        assert!(!has_decisive_structure(&["<p>An ordinary page</p>", ""]));
     }
 
     #[test]

@@ -569,11 +569,11 @@ impl Job {
             return Err(fail(FailureKind::Cancelled));
         }
         let seen = extracted.visible;
-        let mut text = final_redaction(&self.redactor, &extracted.text, kind);
+        let mut text = final_redaction(&self.redactor, extracted.text, kind);
         if self.fetched.truncated {
             text = self.redactor.redact_truncated_tail(&text);
         }
-        let text = strip_controls(&text).into_owned();
+        let text = owned_unless_changed(text, strip_controls);
         let title = extracted
             .title
             .map(|t| clip_chars(&strip_controls(&self.redactor.redact_text(&t)), 300));
@@ -613,12 +613,25 @@ impl Job {
     }
 }
 
+/// `f(text)`, reusing `text` itself when `f` gives it back unchanged (borrowed): no copy
+/// of a long page for a pass that found nothing to do.
+fn owned_unless_changed(
+    text: String,
+    f: impl for<'t> Fn(&'t str) -> std::borrow::Cow<'t, str>,
+) -> String {
+    match f(&text) {
+        std::borrow::Cow::Borrowed(_) => None,
+        std::borrow::Cow::Owned(changed) => Some(changed),
+    }
+    .unwrap_or(text)
+}
+
 /// The last redaction pass over the text a body was turned into. JSON (in every mode) is
 /// also judged on its decoded strings, so a token written with JSON escapes
 /// (`ghp\u005f…`) is caught; only when that finds something is the JSON re-serialized
 /// (and may lose the exact spelling of its numbers).
-fn final_redaction(redactor: &Redactor, text: &str, kind: BodyKind) -> String {
-    let out = redactor.redact_text(text);
+fn final_redaction(redactor: &Redactor, text: String, kind: BodyKind) -> String {
+    let out = owned_unless_changed(text, |t| redactor.redact_text_cow(t));
     if kind != BodyKind::Json {
         return out;
     }
@@ -764,10 +777,13 @@ mod tests {
     fn json_escaped_token_is_redacted_in_json_bodies() {
         let r = Redactor::new();
         let body = "{\n  \"t\": \"ghp\\u005fk3VZabcdefghijklmnopqrstuvwxyz012345\",\n  \"n\": 1\n}";
-        let out = final_redaction(&r, body, BodyKind::Json);
+        let out = final_redaction(&r, body.to_string(), BodyKind::Json);
         assert!(!out.contains("k3VZ"), "{out}");
         let benign = "{\n  \"big\": 12345678901234567890123\n}";
-        assert_eq!(final_redaction(&r, benign, BodyKind::Json), benign);
+        assert_eq!(
+            final_redaction(&r, benign.to_string(), BodyKind::Json),
+            benign
+        );
     }
 
     #[test]

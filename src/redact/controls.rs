@@ -18,10 +18,7 @@ const MAX_ESCAPE_STRING: usize = 4096;
 /// forms). A lone `\r` becomes `\n` (it would let a line overwrite the one before it on a
 /// terminal); `\r\n` becomes `\n`. Text without controls comes back borrowed.
 pub fn strip_controls(text: &str) -> Cow<'_, str> {
-    if !text
-        .chars()
-        .any(|c| c.is_control() && c != '\n' && c != '\t')
-    {
+    if !has_controls(text) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
@@ -64,6 +61,53 @@ pub fn strip_controls(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// Does `text` hold a character [`strip_controls`] removes or rewrites (a control other
+/// than `\n` and `\t`)? The same answer as `text.chars().any(..)`, from a byte scan: a C0
+/// control or DEL is one ASCII byte (never part of a longer character), and a C1 control
+/// (U+0080..U+009F) is the two bytes `C2 80`..`C2 9F`. Chunks without such a byte or a
+/// `C2` are passed over without decoding (the per-chunk test has no branch, so it
+/// vectorises); a chunk with one is decoded, chars whole, to decide.
+fn has_controls(text: &str) -> bool {
+    const CHUNK: usize = 32;
+    let b = text.as_bytes();
+    let slow = |at: usize, end: usize| {
+        // Every char that starts in `at..end` lies whole in `from..to`.
+        let (from, to) = (floor_char(text, at), ceil_char(text, end + 1));
+        text.get(from..to)
+            .unwrap_or(text)
+            .chars()
+            .any(|c| c.is_control() && c != '\n' && c != '\t')
+    };
+    let mut chunks = b.chunks_exact(CHUNK);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let mut hit = 0u8;
+        for &x in chunk {
+            hit |= u8::from(((x < 0x20) & (x != b'\n') & (x != b'\t')) | (x == 0x7f) | (x == 0xc2));
+        }
+        if hit != 0 && slow(at, at + CHUNK) {
+            return true;
+        }
+        at += CHUNK;
+    }
+    at < b.len() && slow(at, b.len())
+}
+
+fn floor_char(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil_char(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while i < s.len() && !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 /// The rest of a CSI sequence: parameter and intermediate bytes, then one final byte.
@@ -158,6 +202,38 @@ mod tests {
             assert_eq!(strip_controls(input), *want, "{input:?}");
         }
         assert!(matches!(strip_controls("calm"), Cow::Borrowed(_)));
+    }
+
+    /// The byte scan agrees with decoding every char, wherever a control stands (chunk
+    /// edges included), beside multi-byte characters that share its lead byte.
+    #[test]
+    fn control_scan_agrees_with_char_scan() {
+        let slow = |t: &str| t.chars().any(|c| c.is_control() && c != '\n' && c != '\t');
+        let pieces = [
+            "a", " ", "\n", "\t", "\u{a0}", "\u{bf}", "\u{80}", "\u{9f}", "\u{85}", "\u{1b}",
+            "\u{7f}", "\u{0}", "\r", "é", "日", "\u{2028}", "\u{c2}", "\u{100}", "😀",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for len in 0..300 {
+            for _ in 0..20 {
+                let mut t = String::new();
+                for _ in 0..len {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    // Mostly plain letters, so that controls land anywhere in a chunk.
+                    let k = (seed % 64) as usize;
+                    t.push_str(if k < pieces.len() { pieces[k] } else { "x" });
+                }
+                assert_eq!(has_controls(&t), slow(&t), "{t:?}");
+            }
+        }
+        for n in 0..200 {
+            for p in ["\u{85}", "\u{1f}", "\u{7f}", "\u{a0}"] {
+                let t = format!("{}{p}{}", "y".repeat(n), "z".repeat(n % 7));
+                assert_eq!(has_controls(&t), slow(&t), "{t:?}");
+            }
+        }
     }
 
     #[test]

@@ -124,11 +124,7 @@ impl View {
         // A plain byte search (it vectorises): `\`, `&`, `<`, and the lead bytes of the
         // invisible characters (U+00AD is C2 AD; U+200B-D, U+2060 start E2; U+FEFF is
         // EF BB BF). A `<` is dismissed at once unless a token character precedes it.
-        while let Some(i) = bytes[from..]
-            .iter()
-            .position(|&c| matches!(c, b'\\' | b'&' | b'<' | 0xC2 | 0xE2 | 0xEF))
-        {
-            let at = from + i;
+        while let Some(at) = next_trigger(bytes, from) {
             from = at + 1;
             if at < copied {
                 continue;
@@ -176,6 +172,37 @@ impl View {
         let j = self.tags.partition_point(|&(_, b)| b <= end);
         self.tags.get(i..j.max(i)).unwrap_or_default()
     }
+}
+
+/// May this byte start an escape or an invisible character?
+fn is_trigger(c: u8) -> bool {
+    matches!(c, b'\\' | b'&' | b'<' | 0xC2 | 0xE2 | 0xEF)
+}
+
+/// The first trigger byte at or after `from`. Fixed-size chunks are tested whole first
+/// (no early exit inside a chunk, so the test vectorises); ordinary text has none in most.
+fn next_trigger(bytes: &[u8], from: usize) -> Option<usize> {
+    const CHUNK: usize = 32;
+    let rest = bytes.get(from..)?;
+    let mut chunks = rest.chunks_exact(CHUNK);
+    let mut at = from;
+    for chunk in &mut chunks {
+        let mut hit = 0u8;
+        for &c in chunk {
+            hit |= u8::from(
+                (c == b'\\') | (c == b'&') | (c == b'<') | (c == 0xC2) | (c == 0xE2) | (c == 0xEF),
+            );
+        }
+        if hit != 0 {
+            return chunk.iter().position(|&c| is_trigger(c)).map(|i| at + i);
+        }
+        at += CHUNK;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&c| is_trigger(c))
+        .map(|i| at + i)
 }
 
 /// May this byte be part of a token (the characters on both sides of a removed tag)?
@@ -345,6 +372,40 @@ fn html_reference(b: &[u8], at: usize) -> Option<(char, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The chunked search finds the same byte as a plain search, from every start.
+    #[test]
+    fn trigger_search_agrees_with_plain_search() {
+        let alphabet = [
+            b'a', b' ', b'\\', b'&', b'<', 0xC2, 0xE2, 0xEF, 0xC3, 0x80, b'\n',
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for len in [0usize, 1, 2, 63, 64, 65, 127, 128, 129, 200, 500] {
+            for _ in 0..40 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        // Sparse triggers, so that many chunks hold none.
+                        let k = (seed % 400) as usize;
+                        if k < alphabet.len() {
+                            alphabet[k]
+                        } else {
+                            b'x'
+                        }
+                    })
+                    .collect();
+                for from in 0..=len {
+                    let plain = bytes[from..]
+                        .iter()
+                        .position(|&c| is_trigger(c))
+                        .map(|i| from + i);
+                    assert_eq!(next_trigger(&bytes, from), plain, "{bytes:?} from {from}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn views_undo_each_escape() {
