@@ -30,7 +30,11 @@ cmds = [
     ("vetch --version", [vetch, "--version"]),
 ]
 if before:
-    cmds.append(("before: vetch lookup", [before, "--allow-private", "lookup", "--compact", url]))
+    # An older binary may predate the cache (and its --no-cache flag); one that has the
+    # cache must not be measured on hits while the others fetch.
+    help_text = subprocess.run([before, "lookup", "--help"], capture_output=True, text=True).stdout
+    no_cache = ["--no-cache"] if "--no-cache" in help_text else []
+    cmds.append(("before: vetch lookup", [before, "--allow-private", "lookup", *no_cache, "--compact", url]))
 wall = {n: [] for n, _ in cmds}
 cpu = {n: [] for n, _ in cmds}
 for _ in range(runs):
