@@ -365,6 +365,7 @@ fn readable(doc: Document, base: Option<&url::Url>, text_mode: bool) -> Option<S
     // The article is a subtree of readability's own document: write it from there
     // (`article.content` is the same subtree serialised, which would need a second parse).
     let doc = &readability.doc;
+    crate::content::boilerplate::remove_marked(doc);
     let root = doc.select_single("#readability-page-1");
     let body = if text_mode {
         selection_text(&root, doc)
@@ -383,6 +384,7 @@ fn readable(doc: Document, base: Option<&url::Url>, text_mode: bool) -> Option<S
 
 /// The whole `<body>` minus boilerplate, rendered in the requested form.
 fn whole_body(doc: Document, base: Option<&url::Url>, text_mode: bool) -> String {
+    crate::content::boilerplate::remove_marked(&doc);
     strip_boilerplate(&doc);
     if let Some(base) = base {
         absolutize_links(&doc, base);
@@ -2011,7 +2013,6 @@ mod tests {
             for junk in [
                 "Share on",
                 "Photo: Jane Doe",
-                "Throughput on the benchmark corpus",
                 "Get the next release notes",
                 "You may also like",
                 "Release 1.9",

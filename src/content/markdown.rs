@@ -315,7 +315,13 @@ fn handle(node: &NodeRef, name: &str, tag: Tag, in_pre: bool) -> Option<String> 
         Tag::Br => Some("  \n".to_owned()),
         Tag::Hr => Some("\n\n* * *\n\n".to_owned()),
         Tag::Table => Some(table(node, name, in_pre)),
-        Tag::Block | Tag::Pre => Some(block(&walk_children(node, name, in_pre))),
+        Tag::Block => {
+            // Spaces at a block's end mean nothing: the one before a caption that was
+            // removed as boilerplate would trail the image's line.
+            let content = walk_children(node, name, in_pre);
+            Some(block(content.trim_end_matches(['\n', ' '])))
+        }
+        Tag::Pre => Some(block(&walk_children(node, name, in_pre))),
         Tag::Span | Tag::Other => Some(walk_children(node, name, in_pre)),
     }
 }
@@ -1045,6 +1051,18 @@ mod tests {
         let doc = Document::from(html);
         let body = doc.select("body");
         body.nodes().first().map(to_markdown).unwrap_or_default()
+    }
+
+    #[test]
+    fn a_figure_whose_caption_went_leaves_no_trailing_space() {
+        // The credit caption was removed as boilerplate; the space before it stayed.
+        let doc = dom_query::Document::from(
+            "<body><figure><img src=a.png alt=\"A ferry\">\n<figcaption>Photo: AP</figcaption>\
+             </figure><p>Next <b>x</b> </p></body>",
+        );
+        doc.select("figcaption").remove();
+        let out = to_markdown(&doc.select("body").nodes()[0]);
+        assert_eq!(out, "![A ferry](a.png)\n\nNext **x**");
     }
 
     #[test]
