@@ -1103,6 +1103,125 @@ mod single_attempt_tests {
         ));
     }
 
+    /// The selector-based versions the one-walk ones replaced, to check they agree.
+    fn selection_text_by_selectors(sel: &Selection, doc: &Document) -> String {
+        sel.select(
+            "script, style, noscript, template, svg, canvas, iframe, object, embed, nav, button, \
+             select, input, textarea, dialog",
+        )
+        .remove();
+        sel.select(
+            "figure, figcaption, main, header, footer, aside, address, details, summary, \
+             fieldset, legend, hgroup, dl, dt, dd, center, form, caption",
+        )
+        .rename("div");
+        for list in sel.select("ol").nodes() {
+            let mut number = list
+                .attr("start")
+                .and_then(|s| s.trim().parse::<i64>().ok())
+                .unwrap_or(1);
+            for li in list.element_children().iter().filter(|c| c.has_name("li")) {
+                li.prepend_child(&doc.tree.new_text(format!("{number}. ")));
+                number = number.saturating_add(1);
+            }
+        }
+        for li in sel.select("li").nodes() {
+            if !li.parent().is_some_and(|p| p.has_name("ol")) {
+                li.prepend_child(&doc.tree.new_text("- "));
+            }
+        }
+        for cell in sel.select("td, th").nodes() {
+            let has_next = cell
+                .next_element_sibling()
+                .is_some_and(|s| s.has_name("td") || s.has_name("th"));
+            if has_next {
+                cell.append_child(&doc.tree.new_text(" |"));
+            }
+        }
+        tidy_text(&sel.formatted_text())
+    }
+
+    fn absolutize_by_selectors(doc: &Document, base: &url::Url) {
+        let base = doc
+            .select("base[href]")
+            .attr("href")
+            .and_then(|href| base.join(href.trim()).ok())
+            .unwrap_or_else(|| base.clone());
+        for (selector, attr) in [("a[href]", "href"), ("img[src]", "src")] {
+            for node in doc.select(selector).nodes() {
+                let Some(value) = node.attr(attr) else {
+                    continue;
+                };
+                let value = value.trim();
+                if value.starts_with('#') || value.is_empty() {
+                    continue;
+                }
+                let lower = value.to_ascii_lowercase();
+                if lower.starts_with("javascript:") || lower.starts_with("data:") {
+                    continue;
+                }
+                if let Ok(abs) = base.join(value) {
+                    node.set_attr(attr, abs.as_str());
+                }
+            }
+        }
+    }
+
+    fn fixture_pages() -> Vec<String> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut stack = vec![dir];
+        let mut pages = Vec::new();
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "html") {
+                    let bytes = std::fs::read(&path).unwrap_or_default();
+                    pages.push(String::from_utf8_lossy(&bytes).into_owned());
+                }
+            }
+        }
+        pages.push(
+            "<html><head><base href=\"/docs/\"><base href=\"/other/\"></head><body><main>\
+             <ol start=\"3\"><li>a</li><li>b<ul><li>c</li></ul></li></ol>\
+             <dl><dt>t</dt><dd>d</dd></dl><figure><img src=\"x.png\" alt=\"x\">\
+             <figcaption>cap</figcaption></figure><nav><li>gone</li></nav>\
+             <table><caption>c</caption><tr><th>h</th><td>1</td><td>2</td></tr></table>\
+             <a href=\" rel \">r</a><a href=\"rel\">again</a><a href=\"#f\">f</a>\
+             <a href=\"JavaScript:x\">j</a><img src=\"data:x\"><svg><a href=\"s\">s</a></svg>\
+             <form><select><option>o</option></select><label>l</label></form></main></body></html>"
+                .to_owned(),
+        );
+        pages
+    }
+
+    #[test]
+    fn one_walk_text_and_links_match_the_selector_versions() {
+        let base = absolute_http_url("https://news.example/2024/story").expect("a base");
+        let mut seen = 0;
+        for html in fixture_pages() {
+            for root in ["body", "html", "main"] {
+                let a = Document::from(html.as_str());
+                let b = Document::from(html.as_str());
+                absolutize_links(&a, &base);
+                absolutize_by_selectors(&b, &base);
+                assert_eq!(a.html(), b.html());
+                let (sa, sb) = (a.select(root), b.select(root));
+                assert_eq!(
+                    selection_text(&sa, &a),
+                    selection_text_by_selectors(&sb, &b)
+                );
+                assert_eq!(a.html(), b.html());
+            }
+            seen += 1;
+        }
+        assert!(seen > 40, "{seen} pages");
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
@@ -1668,7 +1787,8 @@ fn cap_nesting(html: &str, max_depth: usize) -> std::borrow::Cow<'_, str> {
             // `<` and `>` are ASCII, so these are char boundaries; `get` keeps it panic-free.
             buf.push_str(html.get(copied..start).unwrap_or(""));
             copied = end;
-        } else if !closing {
+        } else if !closing && end.saturating_sub(name_end) > MAX_ATTRIBUTES {
+            // Every attribute takes at least one byte: a shorter tag cannot have too many.
             if let Some(cut) = attributes_cut(bytes, name_end, end, MAX_ATTRIBUTES) {
                 // Keep the first MAX_ATTRIBUTES attributes and the tag's end (`>`). The cut
                 // is at an attribute's first byte, an ASCII boundary after whitespace.
@@ -2045,27 +2165,54 @@ fn strip_boilerplate(doc: &Document) {
 
 /// Make `a[href]` and `img[src]` absolute (readability does this itself on its path).
 fn absolutize_links(doc: &Document, base: &url::Url) {
-    let base = doc
-        .select("base[href]")
-        .attr("href")
+    // One walk in document order finds the first `<base href>` and the links and images
+    // (three `select`s did, one walk each).
+    let mut base_href: Option<String> = None;
+    let mut targets: Vec<(NodeRef, &str)> = Vec::new();
+    for node in doc.root().descendants_it() {
+        let attr = match node.qual_name_ref().as_deref().map(|n| &*n.local) {
+            Some("a") => "href",
+            Some("img") => "src",
+            Some("base") => {
+                if base_href.is_none() {
+                    base_href = node.attr("href").map(|h| h.to_string());
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        if node.has_attr(attr) {
+            targets.push((node, attr));
+        }
+    }
+    let base = base_href
         .and_then(|href| base.join(href.trim()).ok())
         .unwrap_or_else(|| base.clone());
-    for (selector, attr) in [("a[href]", "href"), ("img[src]", "src")] {
-        for node in doc.select(selector).nodes() {
-            let Some(value) = node.attr(attr) else {
-                continue;
-            };
-            let value = value.trim();
-            if value.starts_with('#') || value.is_empty() {
-                continue;
+    // Pages repeat links (navigation, share buttons): each distinct one is resolved once.
+    let mut resolved: std::collections::HashMap<String, Option<String>> =
+        std::collections::HashMap::new();
+    for (node, attr) in targets {
+        let Some(value) = node.attr(attr) else {
+            continue;
+        };
+        let value = value.trim();
+        if value.starts_with('#') || value.is_empty() {
+            continue;
+        }
+        let lower = value.to_ascii_lowercase();
+        if lower.starts_with("javascript:") || lower.starts_with("data:") {
+            continue;
+        }
+        let abs = match resolved.get(value) {
+            Some(abs) => abs.clone(),
+            None => {
+                let abs = base.join(value).ok().map(String::from);
+                resolved.insert(value.to_owned(), abs.clone());
+                abs
             }
-            let lower = value.to_ascii_lowercase();
-            if lower.starts_with("javascript:") || lower.starts_with("data:") {
-                continue;
-            }
-            if let Ok(abs) = base.join(value) {
-                node.set_attr(attr, abs.as_str());
-            }
+        };
+        if let Some(abs) = abs {
+            node.set_attr(attr, &abs);
         }
     }
 }
@@ -2083,20 +2230,61 @@ fn html_to_markdown(sel: &Selection) -> String {
 /// Plain text of `sel`: list items get `- ` / `N. ` markers and table cells ` | `
 /// separators before dom_query's formatted text (which keeps paragraph breaks).
 fn selection_text(sel: &Selection, doc: &Document) -> String {
-    // What the Markdown converter skips is skipped here too.
-    sel.select(
-        "script, style, noscript, template, svg, canvas, iframe, object, embed, nav, button, \
-         select, input, textarea, dialog",
-    )
-    .remove();
-    // dom_query breaks lines after a fixed set of block elements; make the other
-    // block-level containers behave the same.
-    sel.select(
-        "figure, figcaption, main, header, footer, aside, address, details, summary, \
-         fieldset, legend, hgroup, dl, dt, dd, center, form, caption",
-    )
-    .rename("div");
-    for list in sel.select("ol").nodes() {
+    // The elements below `sel` each step works on, found in one walk (a `select` per step
+    // was a walk each, with selector matching at every element).
+    let mut skipped: Vec<NodeRef> = Vec::new();
+    let mut blocks: Vec<NodeRef> = Vec::new();
+    let mut lists: Vec<NodeRef> = Vec::new();
+    let mut items: Vec<NodeRef> = Vec::new();
+    let mut cells: Vec<NodeRef> = Vec::new();
+    let nodes = sel.nodes();
+    // A root inside another root would be walked twice (`select` counts it once).
+    let mut stack: Vec<NodeRef> = nodes
+        .iter()
+        .filter(|n| {
+            !n.ancestors_it(None)
+                .any(|a| nodes.iter().any(|other| other.id == a.id))
+        })
+        .copied()
+        .collect();
+    while let Some(node) = stack.pop() {
+        for child in node.children_it(false) {
+            if !child.is_element() {
+                continue;
+            }
+            let name = child.qual_name_ref().map(|n| n.local.clone());
+            match name.as_deref() {
+                // What the Markdown converter skips is skipped here too: not walked.
+                Some(
+                    "script" | "style" | "noscript" | "template" | "svg" | "canvas" | "iframe"
+                    | "object" | "embed" | "nav" | "button" | "select" | "input" | "textarea"
+                    | "dialog",
+                ) => {
+                    skipped.push(child);
+                    continue;
+                }
+                // dom_query breaks lines after a fixed set of block elements; the other
+                // block-level containers are made to behave the same.
+                Some(
+                    "figure" | "figcaption" | "main" | "header" | "footer" | "aside" | "address"
+                    | "details" | "summary" | "fieldset" | "legend" | "hgroup" | "dl" | "dt" | "dd"
+                    | "center" | "form" | "caption",
+                ) => blocks.push(child),
+                Some("ol") => lists.push(child),
+                Some("li") => items.push(child),
+                Some("td" | "th") => cells.push(child),
+                _ => {}
+            }
+            stack.push(child);
+        }
+    }
+    for node in skipped {
+        node.remove_from_parent();
+    }
+    for node in blocks {
+        node.rename("div");
+    }
+    for list in lists {
         let mut number = list
             .attr("start")
             .and_then(|s| s.trim().parse::<i64>().ok())
@@ -2106,12 +2294,12 @@ fn selection_text(sel: &Selection, doc: &Document) -> String {
             number = number.saturating_add(1);
         }
     }
-    for li in sel.select("li").nodes() {
+    for li in items {
         if !li.parent().is_some_and(|p| p.has_name("ol")) {
             li.prepend_child(&doc.tree.new_text("- "));
         }
     }
-    for cell in sel.select("td, th").nodes() {
+    for cell in cells {
         let has_next = cell
             .next_element_sibling()
             .is_some_and(|s| s.has_name("td") || s.has_name("th"));
