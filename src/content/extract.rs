@@ -709,32 +709,70 @@ fn may_hold_symbol_run(text: &str, min: usize) -> bool {
     let raw = text.as_bytes();
     let mut i = 0usize;
     while let Some(&b) = raw.get(i) {
-        let (ws, len) = if b.is_ascii() {
-            // `char::is_whitespace` on ASCII: tab, line feed, vertical tab, form feed,
-            // carriage return and space.
-            (matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' '), 1)
-        } else {
-            // `i` is on a character boundary: it only ever moves by whole characters.
-            match text.get(i..).and_then(|rest| rest.chars().next()) {
-                Some(c) => (c.is_whitespace(), c.len_utf8()),
-                None => return true,
+        match BYTE_CLASS[usize::from(b)] {
+            ALNUM => {
+                bytes += 1;
+                i += 1;
             }
-        };
-        if ws {
-            if end_token(bytes, other) {
-                return true;
+            OTHER => {
+                bytes += 1;
+                other += 1;
+                i += 1;
             }
-            (bytes, other) = (0, 0);
-        } else {
-            bytes += len;
-            if !b.is_ascii_alphanumeric() {
-                other += len;
+            SPACE => {
+                if end_token(bytes, other) {
+                    return true;
+                }
+                (bytes, other) = (0, 0);
+                i += 1;
+            }
+            _ => {
+                // Not ASCII. `i` is on a character boundary: it only ever moves by whole
+                // characters.
+                let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) else {
+                    return true;
+                };
+                let len = c.len_utf8();
+                if c.is_whitespace() {
+                    if end_token(bytes, other) {
+                        return true;
+                    }
+                    (bytes, other) = (0, 0);
+                } else {
+                    bytes += len;
+                    other += len;
+                }
+                i += len;
             }
         }
-        i += len;
     }
     end_token(bytes, other)
 }
+
+const ALNUM: u8 = 0;
+const OTHER: u8 = 1;
+const SPACE: u8 = 2;
+const NON_ASCII: u8 = 3;
+
+/// [`may_hold_symbol_run`]'s classes of bytes: ASCII letters and digits, ASCII whitespace
+/// (what `char::is_whitespace` accepts in ASCII: tab, line feed, vertical tab, form feed,
+/// carriage return, space), other ASCII, and bytes of non-ASCII characters.
+const BYTE_CLASS: [u8; 256] = {
+    let mut table = [NON_ASCII; 256];
+    let mut b = 0usize;
+    while b < 128 {
+        let byte = b as u8;
+        table[b] = if byte.is_ascii_alphanumeric() {
+            ALNUM
+        } else if matches!(byte, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') {
+            SPACE
+        } else {
+            OTHER
+        };
+        b += 1;
+    }
+    table
+};
 
 /// Hidden by markup (see [`remove_unseen`]), and not a large block of readable text.
 fn is_hidden(node: &NodeRef) -> bool {
