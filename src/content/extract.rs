@@ -1261,7 +1261,11 @@ mod single_attempt_tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig {
+            cases: 2000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
 
         /// `false` from the pre-check means the real search finds nothing.
         #[test]
