@@ -10,6 +10,13 @@
 //! A 5 MB page is past [`READABILITY_MAX_BYTES`], so it takes the whole-body path.
 //!
 //! `VETCH_BENCH_PAGE=path` adds a real page of your own.
+//!
+//! It also times the batch benchmark's page (`scripts/bench-batch.sh`: a 20 KB article of
+//! plain paragraphs, the page `examples/bench_server.rs` serves), in `auto`: per-page CPU
+//! is what bounds a batch. `VETCH_BENCH_SMALL=N` runs only that page, N times, and prints
+//! the time per page: a fixed workload for `perf stat -e instructions:u` and `perf record`.
+//! `VETCH_BENCH_BIG=N` does the same with the 1 MB page (`VETCH_BENCH_MB=5`: the 5 MB
+//! one; `VETCH_BENCH_MODE=text`: in `text`).
 
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -121,6 +128,37 @@ fn page(target_bytes: usize) -> String {
     out
 }
 
+/// The batch benchmark's page (the same as `examples/bench_server.rs` serves).
+fn small_page(bytes: usize) -> String {
+    let mut s = String::from(
+        "<!doctype html><html><head><title>Bench page</title></head><body><article><h1>Bench page</h1>",
+    );
+    let para = "<p>Benchmark paragraph with ordinary words about fetching pages, judging them and printing receipts for agents.</p>\n";
+    while s.len() + para.len() + 30 < bytes {
+        s.push_str(para);
+    }
+    s.push_str("</article></body></html>");
+    s
+}
+
+/// Extract the batch page `n` times (auto, default redactor); returns the time per page.
+fn small_loop(html: &str, n: usize) -> Duration {
+    let redactor = Redactor::new();
+    let base = Some("http://127.0.0.1:8080/page/1");
+    let start = Instant::now();
+    for _ in 0..n {
+        let out = extract_redacted(
+            black_box(html),
+            BodyKind::Html,
+            ExtractMode::Auto,
+            base,
+            &redactor,
+        );
+        black_box(out);
+    }
+    start.elapsed() / u32::try_from(n.max(1)).unwrap_or(u32::MAX)
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -150,6 +188,38 @@ fn bench(label: &str, html: &str, mode: ExtractMode, runs: usize) {
 }
 
 fn main() {
+    let small = small_page(20 * 1024);
+    if let Some(n) = std::env::var("VETCH_BENCH_SMALL")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        let per = small_loop(&small, n);
+        println!(
+            "20 KB batch page, auto: {:.3} ms per page ({n} runs)",
+            per.as_secs_f64() * 1000.0
+        );
+        return;
+    }
+    if let Some(n) = std::env::var("VETCH_BENCH_BIG")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        let mb = std::env::var("VETCH_BENCH_MB")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .unwrap_or(1);
+        let mode = match std::env::var("VETCH_BENCH_MODE").as_deref() {
+            Ok("text") => ExtractMode::Text,
+            _ => ExtractMode::Auto,
+        };
+        bench(
+            &format!("{mb} MB, {mode}"),
+            &page(mb * 1024 * 1024),
+            mode,
+            n,
+        );
+        return;
+    }
     let one = page(1024 * 1024);
     let five = page(5 * 1024 * 1024);
     assert!(one.len() <= READABILITY_MAX_BYTES && five.len() > READABILITY_MAX_BYTES);
@@ -184,6 +254,12 @@ fn main() {
         "1 MB, parse alone: median {:.1} ms; Markdown writer alone (whole body): median {:.1} ms",
         ms(median(parse)),
         ms(median(write))
+    );
+    let _ = small_loop(&small, 50);
+    let per: Vec<Duration> = (0..7).map(|_| small_loop(&small, 200)).collect();
+    println!(
+        "20 KB batch page, auto: median {:.3} ms per page (7 x 200 runs)",
+        median(per).as_secs_f64() * 1000.0
     );
     if let Ok(path) = std::env::var("VETCH_BENCH_PAGE") {
         if let Ok(real) = std::fs::read_to_string(&path) {

@@ -42,8 +42,8 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use dom_query::{Document, NodeRef, Selection};
-use dom_smoothie::{Config, Readability, TextMode};
+use dom_query::{Document, NodeData, NodeRef, Selection};
+use dom_smoothie::{Config, ParsePolicy, Readability, TextMode};
 
 use crate::redact::Redactor;
 
@@ -237,7 +237,12 @@ fn extract_html(
     // (exactly what `visible_text` would parse), when the page is small enough for the
     // copy to be cheap; it is only read if the extracted text turns out short.
     let keep_seen = want_visible && body.len() <= SPARE_TREE_MAX_BYTES;
-    let Some((doc, title, seen)) = guarded(|| parse_prepared_seen(body, redactor, keep_seen))
+    let Some(Prepared {
+        doc,
+        title,
+        seen,
+        shape,
+    }) = guarded(|| parse_prepared_seen(body, redactor, keep_seen))
     else {
         // Nothing we could parse: return the body as it came (still trimmed and tidied).
         return Extracted {
@@ -280,7 +285,14 @@ fn extract_html(
     // often need the whole-body fallback, and copying a tree costs a fraction of parsing,
     // preparing and redacting it again: keep a copy of theirs.
     let spare = (body.len() <= SPARE_TREE_MAX_BYTES).then(|| doc.clone());
-    let article = guarded(move || readable(doc, base, text_mode)).flatten();
+    // Readability's full run needs the prepared tree again (see `readable`): a copy of the
+    // spare, or for a large page a second parse (the same tree: every step is
+    // deterministic).
+    let again = || match &spare {
+        Some(spare) => spare.clone(),
+        None => parse_prepared(body, redactor).0,
+    };
+    let article = guarded(|| readable(doc, base, text_mode, shape, again)).flatten();
     if cancelled() {
         return Extracted::default();
     }
@@ -345,20 +357,24 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Option<T> {
 }
 
 /// Readability's selection rendered in the requested form; `None` when it finds nothing.
-fn readable(doc: Document, base: Option<&url::Url>, text_mode: bool) -> Option<String> {
-    let cfg = Config {
-        // Keep classes so that `language-X` on code blocks reaches the writer.
-        keep_classes: true,
-        // The text is only used to measure the selection; Raw is the cheapest.
-        text_mode: TextMode::Raw,
-        ..Config::default()
-    };
+///
+/// `again` gives the same prepared tree as `doc` once more, for the rare page that needs
+/// readability's full run (see [`readability_article`]).
+fn readable(
+    doc: Document,
+    base: Option<&url::Url>,
+    text_mode: bool,
+    shape: Shape,
+    again: impl FnOnce() -> Document,
+) -> Option<String> {
     // Read before readability renames it to <h2> (see `content::headline`).
     let page_h1 = crate::content::headline::page_h1(&doc);
-    // `base` is an absolute http(s) URL, which is all dom_smoothie checks for.
-    let mut readability =
-        Readability::with_document(doc, base.map(url::Url::as_str), Some(cfg)).ok()?;
-    let article = readability.parse().ok()?;
+    let Selected {
+        readability,
+        article,
+        root,
+        ..
+    } = readability_article(doc, base, shape, again)?;
     if !has_visible_chars(&article.text_content, 1) {
         return None;
     }
@@ -366,7 +382,7 @@ fn readable(doc: Document, base: Option<&url::Url>, text_mode: bool) -> Option<S
     // (`article.content` is the same subtree serialised, which would need a second parse).
     let doc = &readability.doc;
     crate::content::boilerplate::remove_marked(doc);
-    let root = doc.select_single("#readability-page-1");
+    let root = Selection::from(NodeRef::new(root, &doc.tree));
     let body = if text_mode {
         selection_text(&root, doc)
     } else {
@@ -380,6 +396,144 @@ fn readable(doc: Document, base: Option<&url::Url>, text_mode: bool) -> Option<S
         // Escaped the way the writer escapes the body text.
         |h| tidy_markdown(&crate::content::markdown::heading(h, 1)),
     ))
+}
+
+/// The readability configuration: the defaults, but classes are kept (so that
+/// `language-X` on code blocks reaches the writer) and the text measured is `Raw` (it is
+/// only used to check that the selection is not empty; Raw is the cheapest).
+fn readability_config() -> Config {
+    Config {
+        keep_classes: true,
+        text_mode: TextMode::Raw,
+        ..Config::default()
+    }
+}
+
+/// Readability's article, exactly as `Readability::parse` finds it, with the readability
+/// (whose tree holds the article) and the article's root node (`#readability-page-1`).
+///
+/// `parse` makes up to four attempts, each on a fresh copy of the tree: it copies the
+/// tree before the first one, and keeps the first attempt whose article (then, before
+/// post-processing) has `char_threshold` (500) normalized characters or more. Most pages
+/// pass at the first attempt, so the copy is wasted, and the measure is one more walk
+/// over the article's text. `parse_with_policy(Strict)` makes that same first attempt
+/// (same flags, same tree, same metadata) without the copy and then does the same
+/// post-processing; what is left is to know whether the first attempt passed, on the
+/// post-processed article. Post-processing only deletes text (unwrapping a `<div>` drops
+/// its other children; removing empty links and elements), which cannot raise the
+/// normalized count, except when it moves a `<td>`'s content to the end of its parent
+/// (a `<td>` whose row readability renamed), which changes at most five whitespace
+/// boundaries (three joins, the start, the end): at most +5 per cell, and readability
+/// creates no cells. So when the post-processed article has `char_threshold + 5 × cells`
+/// characters, the first attempt passed and `parse` would have returned this very
+/// article; otherwise (and when the page names an element `readability-page-1` itself,
+/// which would make the article's root ambiguous) the full `parse` runs on `again()`.
+fn readability_article(
+    doc: Document,
+    base: Option<&url::Url>,
+    shape: Shape,
+    again: impl FnOnce() -> Document,
+) -> Option<Selected> {
+    // `base` is an absolute http(s) URL, which is all dom_smoothie checks for.
+    let url = base.map(url::Url::as_str);
+    let cfg = readability_config();
+    if !shape.page_id {
+        let threshold = cfg
+            .char_threshold
+            .saturating_add(shape.cells.saturating_mul(5));
+        let mut readability = Readability::with_document(doc, url, Some(cfg.clone())).ok()?;
+        if let Ok(article) = readability.parse_with_policy(ParsePolicy::Strict) {
+            let root = readability
+                .doc
+                .select_single("#readability-page-1")
+                .nodes()
+                .first()
+                .map(|n| n.id);
+            if let Some(root) = root {
+                if normalized_chars_reach(&NodeRef::new(root, &readability.doc.tree), threshold) {
+                    return Some(Selected {
+                        readability,
+                        article,
+                        root,
+                        full_run: false,
+                    });
+                }
+            }
+        }
+        if cancelled() {
+            return None;
+        }
+        return full_parse(again(), url, cfg);
+    }
+    full_parse(doc, url, cfg)
+}
+
+/// What [`readability_article`] found.
+struct Selected {
+    /// Its tree holds the article.
+    readability: Readability,
+    article: dom_smoothie::Article,
+    /// The article's root (`#readability-page-1`).
+    root: dom_query::NodeId,
+    /// Whether the full `parse` ran (else the single attempt was enough).
+    #[cfg_attr(not(test), allow(dead_code))]
+    full_run: bool,
+}
+
+/// `Readability::parse` on `doc` (see [`readability_article`]).
+fn full_parse(doc: Document, url: Option<&str>, cfg: Config) -> Option<Selected> {
+    let mut readability = Readability::with_document(doc, url, Some(cfg)).ok()?;
+    let article = readability.parse().ok()?;
+    let root = readability
+        .doc
+        .select_single("#readability-page-1")
+        .nodes()
+        .first()
+        .map(|n| n.id)?;
+    Some(Selected {
+        readability,
+        article,
+        root,
+        full_run: true,
+    })
+}
+
+/// Whether `node`'s text has at least `n` characters once every run of whitespace counts
+/// as one and leading and trailing whitespace as none: whether
+/// `NodeRef::normalized_char_count` (the measure readability applies) reaches `n`,
+/// computed the same way (text nodes in document order; an empty text node breaks a run
+/// of whitespace, as there) but stopping as soon as the answer is known and copying no
+/// text.
+fn normalized_chars_reach(node: &NodeRef, n: usize) -> bool {
+    let mut count = 0usize;
+    let mut last_ws = true;
+    for d in std::iter::once(*node).chain(node.descendants_it()) {
+        let reached = d.query_or(false, |t| {
+            let NodeData::Text { contents } = &t.data else {
+                return false;
+            };
+            for c in contents.chars() {
+                let ws = c.is_whitespace();
+                if !(last_ws && ws) {
+                    count += 1;
+                }
+                last_ws = ws;
+                // A trailing run of whitespace is taken back at the end: one more.
+                if count > n {
+                    return true;
+                }
+            }
+            last_ws = contents.ends_with(char::is_whitespace);
+            false
+        });
+        if reached {
+            return true;
+        }
+    }
+    if last_ws && count > 0 {
+        count -= 1;
+    }
+    count >= n
 }
 
 /// The whole `<body>` minus boilerplate, rendered in the requested form.
@@ -404,26 +558,48 @@ fn whole_body(doc: Document, base: Option<&url::Url>, text_mode: bool) -> String
 
 /// Parse the page, redact it when asked, and apply the preparation shared by both paths.
 fn parse_prepared(body: &str, redactor: Option<&Redactor>) -> (Document, Option<String>) {
-    let (doc, title, _) = parse_prepared_seen(body, redactor, false);
-    (doc, title)
+    let prepared = parse_prepared_seen(body, redactor, false);
+    (prepared.doc, prepared.title)
+}
+
+/// A parsed and prepared page (see [`parse_prepared_seen`]).
+struct Prepared {
+    doc: Document,
+    title: Option<String>,
+    /// A copy of the tree as [`visible_text`] sees it, when asked for.
+    seen: Option<Document>,
+    shape: Shape,
+}
+
+/// What the preparation learnt about the prepared tree, for [`readability_article`].
+#[derive(Clone, Copy, Default)]
+struct Shape {
+    /// At least as many `<td>` elements as the tree has (`<th>` too).
+    cells: usize,
+    /// Some element has the id readability gives its article (any letter case).
+    page_id: bool,
 }
 
 /// [`parse_prepared`], and when `keep_seen`, a copy of the tree as [`visible_text`] sees
 /// it (hidden elements removed; not redacted, not prepared).
-fn parse_prepared_seen(
-    body: &str,
-    redactor: Option<&Redactor>,
-    keep_seen: bool,
-) -> (Document, Option<String>, Option<Document>) {
+///
+/// The [`Shape`] is taken by [`prepare`]; the boilerplate pruning after it only removes
+/// elements, so the count of cells stays an upper bound and no id appears.
+fn parse_prepared_seen(body: &str, redactor: Option<&Redactor>, keep_seen: bool) -> Prepared {
     let doc = Document::from(&*cap_nesting(body, MAX_DEPTH));
     remove_unseen(&doc);
     let seen = keep_seen.then(|| doc.clone());
     if let Some(r) = redactor {
         crate::content::dom_redact::redact_document(&doc, r);
     }
-    let title = prepare(&doc);
+    let (title, shape) = prepare(&doc);
     crate::content::boilerplate::prune(&doc);
-    (doc, title, seen)
+    Prepared {
+        doc,
+        title,
+        seen,
+        shape,
+    }
 }
 
 // --- what a person sees (issue 18) -----------------------------------------------------
@@ -481,8 +657,16 @@ fn remove_unseen(doc: &Document) {
         node.remove_from_parent();
     }
     for node in texts {
-        let text = node.text();
-        if text.len() >= SYMBOL_RUN_CUT {
+        // Read in place: most text nodes are short or plain prose, and copying each one
+        // out of the tree cost more than looking at it.
+        let suspect = node.query_or(false, |n| match &n.data {
+            NodeData::Text { contents } => {
+                contents.len() >= SYMBOL_RUN_CUT && may_hold_symbol_run(contents, SYMBOL_RUN_CUT)
+            }
+            _ => false,
+        });
+        if suspect {
+            let text = node.text();
             if let Some(clean) =
                 crate::content::interstitial::strip_symbol_runs(&text, SYMBOL_RUN_CUT)
             {
@@ -491,6 +675,106 @@ fn remove_unseen(doc: &Document) {
         }
     }
 }
+
+/// A cheap necessary condition for [`crate::content::interstitial::symbol_runs`] to find
+/// a run of `min` characters or more in `text`: `false` means it finds none.
+///
+/// That function splits the text into tokens at whitespace (`char::is_whitespace`) and
+/// calls a token a non-word only if it has more than 40 characters or fewer than half of
+/// its characters are alphanumeric (`char::is_alphanumeric`); a run is a sequence of
+/// consecutive non-words (fenced code and fence lines only break runs) of `min`
+/// characters together. Here tokens are split at the same whitespace and measured in
+/// bytes, every byte of a non-ASCII character counting as not alphanumeric: a token's
+/// bytes are at least its characters and its non-alphanumeric bytes at least its
+/// non-alphanumeric characters plus its bytes beyond one per character, so every non-word
+/// is counted as a possible one (more than 40 bytes, or more than half of its bytes not
+/// alphanumeric), the runs counted contain the runs it finds, and one pass over the
+/// bytes, with no allocation, decides. Prose has no such runs; obfuscated scripts and
+/// base64 blobs do.
+fn may_hold_symbol_run(text: &str, min: usize) -> bool {
+    // Bytes of the current run of possible non-words; of the current token, its bytes and
+    // those not ASCII alphanumeric.
+    let mut run = 0usize;
+    let (mut bytes, mut other) = (0usize, 0usize);
+    let mut end_token = |bytes: usize, other: usize| {
+        if bytes == 0 {
+            return false;
+        }
+        if bytes > 40 || other * 2 > bytes {
+            run += bytes;
+            run >= min
+        } else {
+            run = 0;
+            false
+        }
+    };
+    let raw = text.as_bytes();
+    let mut i = 0usize;
+    while let Some(&b) = raw.get(i) {
+        match BYTE_CLASS[usize::from(b)] {
+            ALNUM => {
+                bytes += 1;
+                i += 1;
+            }
+            OTHER => {
+                bytes += 1;
+                other += 1;
+                i += 1;
+            }
+            SPACE => {
+                if end_token(bytes, other) {
+                    return true;
+                }
+                (bytes, other) = (0, 0);
+                i += 1;
+            }
+            _ => {
+                // Not ASCII. `i` is on a character boundary: it only ever moves by whole
+                // characters.
+                let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) else {
+                    return true;
+                };
+                let len = c.len_utf8();
+                if c.is_whitespace() {
+                    if end_token(bytes, other) {
+                        return true;
+                    }
+                    (bytes, other) = (0, 0);
+                } else {
+                    bytes += len;
+                    other += len;
+                }
+                i += len;
+            }
+        }
+    }
+    end_token(bytes, other)
+}
+
+const ALNUM: u8 = 0;
+const OTHER: u8 = 1;
+const SPACE: u8 = 2;
+const NON_ASCII: u8 = 3;
+
+/// [`may_hold_symbol_run`]'s classes of bytes: ASCII letters and digits, ASCII whitespace
+/// (what `char::is_whitespace` accepts in ASCII: tab, line feed, vertical tab, form feed,
+/// carriage return, space), other ASCII, and bytes of non-ASCII characters.
+const BYTE_CLASS: [u8; 256] = {
+    let mut table = [NON_ASCII; 256];
+    let mut b = 0usize;
+    while b < 128 {
+        let byte = b as u8;
+        table[b] = if byte.is_ascii_alphanumeric() {
+            ALNUM
+        } else if matches!(byte, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') {
+            SPACE
+        } else {
+            OTHER
+        };
+        b += 1;
+    }
+    table
+};
 
 /// Hidden by markup (see [`remove_unseen`]), and not a large block of readable text.
 fn is_hidden(node: &NodeRef) -> bool {
@@ -677,6 +961,330 @@ mod unseen_tests {
     }
 }
 
+#[cfg(test)]
+mod single_attempt_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const PROSE: &str = "The river rose overnight and the ferry stayed in port until noon, \
+                         when the harbour master judged the current safe again. ";
+
+    /// Readability's run as `readable` makes it, and `Readability::parse` on the same
+    /// prepared page: the same tree, article and root.
+    fn both(html: &str) -> (Selected, Selected) {
+        let base = absolute_http_url("https://news.example/2024/story");
+        let prepared = parse_prepared_seen(html, None, false);
+        let spare = prepared.doc.clone();
+        let other = prepared.doc.clone();
+        let ours = readability_article(prepared.doc, base.as_ref(), prepared.shape, || {
+            spare.clone()
+        })
+        .expect("readability finds an article");
+        let url = base.as_ref().map(url::Url::as_str);
+        let full = full_parse(other, url, readability_config()).expect("parse finds one");
+        let (a, b) = (&ours, &full);
+        assert_eq!(a.readability.doc.html(), b.readability.doc.html());
+        assert_eq!(a.root, b.root);
+        assert_eq!(a.article.title, b.article.title);
+        assert_eq!(a.article.text_content, b.article.text_content);
+        assert_eq!(a.article.content, b.article.content);
+        assert_eq!(a.article.excerpt, b.article.excerpt);
+        (ours, full)
+    }
+
+    fn page(body: &str) -> String {
+        format!(
+            "<html><head><title>Story | News</title></head><body><nav><a href=\"/\">Home</a>\
+             <a href=\"/world\">World</a></nav>{body}<footer>© News</footer></body></html>"
+        )
+    }
+
+    #[test]
+    fn one_attempt_when_the_first_attempt_is_long_enough() {
+        let html = page(&format!(
+            "<article><h1>Story</h1><p>{}</p><p>{}</p></article>",
+            PROSE.repeat(4),
+            PROSE.repeat(4)
+        ));
+        let (ours, _) = both(&html);
+        assert!(!ours.full_run);
+    }
+
+    #[test]
+    fn the_full_parse_when_the_first_attempt_is_short() {
+        // About 130 characters: under the 500 of the first attempt, so `parse` tries all
+        // four and keeps the longest.
+        let html = page(&format!("<article><p>{PROSE}</p></article>"));
+        let (ours, _) = both(&html);
+        assert!(ours.full_run);
+    }
+
+    #[test]
+    fn the_full_parse_when_the_page_uses_readabilitys_id() {
+        let html = page(&format!(
+            "<div id=\"READABILITY-page-1\">x</div><article><p>{}</p></article>",
+            PROSE.repeat(8)
+        ));
+        let (ours, _) = both(&html);
+        assert!(ours.full_run);
+    }
+
+    #[test]
+    fn table_layouts_keep_a_margin_per_cell() {
+        // A layout table whose row readability takes as the article: cells move in
+        // post-processing, so the single attempt needs 5 more characters per cell.
+        let cells: String = (0..4)
+            .map(|i| format!("<td>{i} {}</td> ", PROSE.repeat(2)))
+            .collect();
+        let html = page(&format!("<table><tr>{cells}</tr></table>"));
+        let (ours, _) = both(&html);
+        assert!(!ours.full_run);
+        let short: String = (0..3).map(|i| format!("<td>{i} {PROSE}</td> ")).collect();
+        let html = page(&format!("<table><tr>{short}</tr></table>"));
+        both(&html);
+    }
+
+    #[test]
+    fn the_same_article_on_every_fixture() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut stack = vec![dir];
+        let mut seen = 0;
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "html") {
+                    let bytes = std::fs::read(&path).unwrap_or_default();
+                    let html = String::from_utf8_lossy(&bytes);
+                    let base = absolute_http_url("https://news.example/2024/story");
+                    let prepared = parse_prepared_seen(&html, None, false);
+                    let spare = prepared.doc.clone();
+                    let other = prepared.doc.clone();
+                    let ours =
+                        readability_article(prepared.doc, base.as_ref(), prepared.shape, || {
+                            spare.clone()
+                        });
+                    let url = base.as_ref().map(url::Url::as_str);
+                    let full = full_parse(other, url, readability_config());
+                    match (ours, full) {
+                        (Some(a), Some(b)) => {
+                            assert_eq!(
+                                a.readability.doc.html(),
+                                b.readability.doc.html(),
+                                "{}",
+                                path.display()
+                            );
+                            assert_eq!(a.article.title, b.article.title);
+                            assert_eq!(a.article.text_content, b.article.text_content);
+                        }
+                        (None, None) => {}
+                        (a, b) => {
+                            panic!("{}: {:?} vs {:?}", path.display(), a.is_some(), b.is_some())
+                        }
+                    }
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen >= 40, "{seen} fixtures");
+    }
+
+    fn count_matches(doc: &Document) {
+        for node in std::iter::once(doc.root()).chain(doc.root().descendants_it()) {
+            let count = node.normalized_char_count();
+            for n in 0..count + 3 {
+                assert_eq!(
+                    normalized_chars_reach(&node, n),
+                    count >= n,
+                    "{n} of {count}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn normalized_chars_reach_is_dom_querys_count() {
+        for html in [
+            "<div></div>",
+            "<div> </div>",
+            "<div>  a  b  </div>",
+            "<div>a<span> </span> <b>b </b> c\n\n</div>",
+            "<div>\u{a0}é ü\t<p>x</p>  </div>",
+        ] {
+            count_matches(&Document::from(html));
+        }
+        // An empty text node breaks a run of whitespace in dom_query's count.
+        let doc = Document::from("<div><p>a </p><p>x</p><p> b</p></div>");
+        for p in doc.select("p").nodes() {
+            if p.text().as_ref() == "x" {
+                p.set_text("");
+            }
+        }
+        count_matches(&doc);
+    }
+
+    #[test]
+    fn symbol_runs_are_found_in_scripts_not_in_prose() {
+        let jschl = "+((!+[]+(!![])+!![]+!![]+[])+(+!![]))/+((!+[]+!![]+[])+(!+[]+!![]))";
+        assert!(may_hold_symbol_run(&jschl.repeat(2), SYMBOL_RUN_CUT));
+        let base64 = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAx";
+        assert!(may_hold_symbol_run(
+            &format!("{base64}{base64}"),
+            SYMBOL_RUN_CUT
+        ));
+        assert!(!may_hold_symbol_run(&PROSE.repeat(20), SYMBOL_RUN_CUT));
+        assert!(!may_hold_symbol_run(
+            "Prices rose 3% — from $10 to $10.30 (see § 4, “Costs”) — and fell again.",
+            SYMBOL_RUN_CUT
+        ));
+    }
+
+    /// The selector-based versions the one-walk ones replaced, to check they agree.
+    fn selection_text_by_selectors(sel: &Selection, doc: &Document) -> String {
+        sel.select(
+            "script, style, noscript, template, svg, canvas, iframe, object, embed, nav, button, \
+             select, input, textarea, dialog",
+        )
+        .remove();
+        sel.select(
+            "figure, figcaption, main, header, footer, aside, address, details, summary, \
+             fieldset, legend, hgroup, dl, dt, dd, center, form, caption",
+        )
+        .rename("div");
+        for list in sel.select("ol").nodes() {
+            let mut number = list
+                .attr("start")
+                .and_then(|s| s.trim().parse::<i64>().ok())
+                .unwrap_or(1);
+            for li in list.element_children().iter().filter(|c| c.has_name("li")) {
+                li.prepend_child(&doc.tree.new_text(format!("{number}. ")));
+                number = number.saturating_add(1);
+            }
+        }
+        for li in sel.select("li").nodes() {
+            if !li.parent().is_some_and(|p| p.has_name("ol")) {
+                li.prepend_child(&doc.tree.new_text("- "));
+            }
+        }
+        for cell in sel.select("td, th").nodes() {
+            let has_next = cell
+                .next_element_sibling()
+                .is_some_and(|s| s.has_name("td") || s.has_name("th"));
+            if has_next {
+                cell.append_child(&doc.tree.new_text(" |"));
+            }
+        }
+        tidy_text(&sel.formatted_text())
+    }
+
+    fn absolutize_by_selectors(doc: &Document, base: &url::Url) {
+        let base = doc
+            .select("base[href]")
+            .attr("href")
+            .and_then(|href| base.join(href.trim()).ok())
+            .unwrap_or_else(|| base.clone());
+        for (selector, attr) in [("a[href]", "href"), ("img[src]", "src")] {
+            for node in doc.select(selector).nodes() {
+                let Some(value) = node.attr(attr) else {
+                    continue;
+                };
+                let value = value.trim();
+                if value.starts_with('#') || value.is_empty() {
+                    continue;
+                }
+                let lower = value.to_ascii_lowercase();
+                if lower.starts_with("javascript:") || lower.starts_with("data:") {
+                    continue;
+                }
+                if let Ok(abs) = base.join(value) {
+                    node.set_attr(attr, abs.as_str());
+                }
+            }
+        }
+    }
+
+    fn fixture_pages() -> Vec<String> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut stack = vec![dir];
+        let mut pages = Vec::new();
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "html") {
+                    let bytes = std::fs::read(&path).unwrap_or_default();
+                    pages.push(String::from_utf8_lossy(&bytes).into_owned());
+                }
+            }
+        }
+        pages.push(
+            "<html><head><base href=\"/docs/\"><base href=\"/other/\"></head><body><main>\
+             <ol start=\"3\"><li>a</li><li>b<ul><li>c</li></ul></li></ol>\
+             <dl><dt>t</dt><dd>d</dd></dl><figure><img src=\"x.png\" alt=\"x\">\
+             <figcaption>cap</figcaption></figure><nav><li>gone</li></nav>\
+             <table><caption>c</caption><tr><th>h</th><td>1</td><td>2</td></tr></table>\
+             <a href=\" rel \">r</a><a href=\"rel\">again</a><a href=\"#f\">f</a>\
+             <a href=\"JavaScript:x\">j</a><img src=\"data:x\"><svg><a href=\"s\">s</a></svg>\
+             <form><select><option>o</option></select><label>l</label></form></main></body></html>"
+                .to_owned(),
+        );
+        pages
+    }
+
+    #[test]
+    fn one_walk_text_and_links_match_the_selector_versions() {
+        let base = absolute_http_url("https://news.example/2024/story").expect("a base");
+        let mut seen = 0;
+        for html in fixture_pages() {
+            for root in ["body", "html", "main"] {
+                let a = Document::from(html.as_str());
+                let b = Document::from(html.as_str());
+                absolutize_links(&a, &base);
+                absolutize_by_selectors(&b, &base);
+                assert_eq!(a.html(), b.html());
+                let (sa, sb) = (a.select(root), b.select(root));
+                assert_eq!(
+                    selection_text(&sa, &a),
+                    selection_text_by_selectors(&sb, &b)
+                );
+                assert_eq!(a.html(), b.html());
+            }
+            seen += 1;
+        }
+        assert!(seen > 40, "{seen} pages");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 2000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// `false` from the pre-check means the real search finds nothing.
+        #[test]
+        fn the_symbol_run_check_is_a_necessary_condition(
+            text in "([a-zA-Z0-9]{1,12}|[+!()\\[\\]{};=/*&%$#@^|~<>-]{1,12}|[ \t\n\u{a0}\u{2009}\u{3000}]{1,3}|[éü中ж]{1,4}|```|\\]\\(|[A-Za-z0-9+/]{30,60}){0,40}",
+            min in prop::sample::select(vec![8usize, 24, 80]),
+        ) {
+            if !may_hold_symbol_run(&text, min) {
+                prop_assert!(
+                    crate::content::interstitial::strip_symbol_runs(&text, min).is_none(),
+                    "{:?}", text
+                );
+            }
+        }
+    }
+}
+
 /// The elements the preparation works on, found in one walk over the tree (each
 /// `select` is a walk of its own, and the page is walked enough by readability).
 #[derive(Default)]
@@ -710,38 +1318,51 @@ enum Kind {
     Img,
     Link,
     Heading,
+    Cell,
     Container,
     Other,
 }
 
-/// Prepare a parsed page (see the module docs) and return its title.
-fn prepare(doc: &Document) -> Option<String> {
+/// Prepare a parsed page (see the module docs) and return its title, and its [`Shape`].
+fn prepare(doc: &Document) -> (Option<String>, Shape) {
     let mut found = Found::default();
+    let mut shape = Shape::default();
     // (node, depth, inside <svg>)
     let mut stack: Vec<(NodeRef, usize, bool)> = vec![(doc.root(), 0, false)];
     let mut names = String::new();
     while let Some((node, depth, in_svg)) = stack.pop() {
         if cancelled() {
-            return None;
+            return (None, shape);
         }
         let mut elements = 0usize;
         for child in node.children_it(true) {
             if !child.is_element() {
-                if child.is_text() && needs_split(&child.text()) {
+                let dense = child.query_or(false, |n| match &n.data {
+                    NodeData::Text { contents } => needs_split(contents),
+                    _ => false,
+                });
+                if dense {
                     found.dense_texts.push(child);
                 }
                 continue;
             }
             elements += 1;
-            if child.query_or(false, |n| {
-                n.as_element().is_some_and(|e| {
-                    e.attrs
+            let (heavy, page_id) = child.query_or((false, false), |n| {
+                n.as_element().map_or((false, false), |e| {
+                    let heavy = e
+                        .attrs
                         .iter()
-                        .any(|a| escape_cost(&a.value) > MAX_ESCAPE_COST)
+                        .any(|a| escape_cost(&a.value) > MAX_ESCAPE_COST);
+                    let page_id = e.attrs.iter().any(|a| {
+                        &*a.name.local == "id" && a.value.eq_ignore_ascii_case("readability-page-1")
+                    });
+                    (heavy, page_id)
                 })
-            }) {
+            });
+            if heavy {
                 found.heavy_attrs.push(child);
             }
+            shape.page_id |= page_id;
             if elements == CROWDED {
                 found.crowded.push(node);
             }
@@ -759,6 +1380,7 @@ fn prepare(doc: &Document) -> Option<String> {
                 "img" => Kind::Img,
                 "a" => Kind::Link,
                 "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => Kind::Heading,
+                "td" | "th" => Kind::Cell,
                 "div" | "section" | "aside" | "dialog" | "form" | "footer" | "header" | "p"
                 | "span" | "ins" => Kind::Container,
                 _ => Kind::Other,
@@ -771,6 +1393,7 @@ fn prepare(doc: &Document) -> Option<String> {
                     Kind::Table => found.tables.push(child),
                     Kind::Img => found.titled.push(child),
                     Kind::Heading => found.headings.push(child),
+                    Kind::Cell => shape.cells += 1,
                     Kind::Link => {
                         found.titled.push(child);
                         if child.attr("href").is_some_and(|h| h.starts_with('#')) {
@@ -828,9 +1451,9 @@ fn prepare(doc: &Document) -> Option<String> {
     }
     remove_consent_banners(&found.consent);
     normalize_code_blocks(doc, &found.pres);
-    normalize_tables(doc, &found.tables);
+    shape.cells += normalize_tables(doc, &found.tables);
     tidy_fragment_links(&found.fragment_links);
-    title
+    (title, shape)
 }
 
 /// The most bytes that making links absolute may add (links times base length); past it
@@ -959,7 +1582,10 @@ fn unwrap_element(node: &NodeRef) {
 /// elsewhere becomes `td`, extra header rows move into the body, and `colspan` is padded
 /// with empty cells so columns stay aligned. Layout tables (nested, or one column) lose
 /// their `th` so the writer renders their cells as blocks.
-fn normalize_tables(doc: &Document, tables: &[NodeRef]) {
+///
+/// Returns how many cells it added.
+fn normalize_tables(doc: &Document, tables: &[NodeRef]) -> usize {
+    let mut added = 0usize;
     for table in tables {
         let rows = table_rows(table);
         let width = rows.iter().map(|r| row_cells(r).len()).max().unwrap_or(0);
@@ -1025,10 +1651,12 @@ fn normalize_tables(doc: &Document, tables: &[NodeRef]) {
                 for _ in 0..pad {
                     cell.insert_after(&doc.tree.new_element(tag));
                 }
+                added += pad;
                 cell.remove_attr("colspan");
             }
         }
     }
+    added
 }
 
 /// The rows of `table` itself (not of tables nested in it), in document order.
@@ -1203,7 +1831,8 @@ fn cap_nesting(html: &str, max_depth: usize) -> std::borrow::Cow<'_, str> {
             // `<` and `>` are ASCII, so these are char boundaries; `get` keeps it panic-free.
             buf.push_str(html.get(copied..start).unwrap_or(""));
             copied = end;
-        } else if !closing {
+        } else if !closing && end.saturating_sub(name_end) > MAX_ATTRIBUTES {
+            // Every attribute takes at least one byte: a shorter tag cannot have too many.
             if let Some(cut) = attributes_cut(bytes, name_end, end, MAX_ATTRIBUTES) {
                 // Keep the first MAX_ATTRIBUTES attributes and the tag's end (`>`). The cut
                 // is at an attribute's first byte, an ASCII boundary after whitespace.
@@ -1580,27 +2209,54 @@ fn strip_boilerplate(doc: &Document) {
 
 /// Make `a[href]` and `img[src]` absolute (readability does this itself on its path).
 fn absolutize_links(doc: &Document, base: &url::Url) {
-    let base = doc
-        .select("base[href]")
-        .attr("href")
+    // One walk in document order finds the first `<base href>` and the links and images
+    // (three `select`s did, one walk each).
+    let mut base_href: Option<String> = None;
+    let mut targets: Vec<(NodeRef, &str)> = Vec::new();
+    for node in doc.root().descendants_it() {
+        let attr = match node.qual_name_ref().as_deref().map(|n| &*n.local) {
+            Some("a") => "href",
+            Some("img") => "src",
+            Some("base") => {
+                if base_href.is_none() {
+                    base_href = node.attr("href").map(|h| h.to_string());
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        if node.has_attr(attr) {
+            targets.push((node, attr));
+        }
+    }
+    let base = base_href
         .and_then(|href| base.join(href.trim()).ok())
         .unwrap_or_else(|| base.clone());
-    for (selector, attr) in [("a[href]", "href"), ("img[src]", "src")] {
-        for node in doc.select(selector).nodes() {
-            let Some(value) = node.attr(attr) else {
-                continue;
-            };
-            let value = value.trim();
-            if value.starts_with('#') || value.is_empty() {
-                continue;
+    // Pages repeat links (navigation, share buttons): each distinct one is resolved once.
+    let mut resolved: std::collections::HashMap<String, Option<String>> =
+        std::collections::HashMap::new();
+    for (node, attr) in targets {
+        let Some(value) = node.attr(attr) else {
+            continue;
+        };
+        let value = value.trim();
+        if value.starts_with('#') || value.is_empty() {
+            continue;
+        }
+        let lower = value.to_ascii_lowercase();
+        if lower.starts_with("javascript:") || lower.starts_with("data:") {
+            continue;
+        }
+        let abs = match resolved.get(value) {
+            Some(abs) => abs.clone(),
+            None => {
+                let abs = base.join(value).ok().map(String::from);
+                resolved.insert(value.to_owned(), abs.clone());
+                abs
             }
-            let lower = value.to_ascii_lowercase();
-            if lower.starts_with("javascript:") || lower.starts_with("data:") {
-                continue;
-            }
-            if let Ok(abs) = base.join(value) {
-                node.set_attr(attr, abs.as_str());
-            }
+        };
+        if let Some(abs) = abs {
+            node.set_attr(attr, &abs);
         }
     }
 }
@@ -1618,20 +2274,61 @@ fn html_to_markdown(sel: &Selection) -> String {
 /// Plain text of `sel`: list items get `- ` / `N. ` markers and table cells ` | `
 /// separators before dom_query's formatted text (which keeps paragraph breaks).
 fn selection_text(sel: &Selection, doc: &Document) -> String {
-    // What the Markdown converter skips is skipped here too.
-    sel.select(
-        "script, style, noscript, template, svg, canvas, iframe, object, embed, nav, button, \
-         select, input, textarea, dialog",
-    )
-    .remove();
-    // dom_query breaks lines after a fixed set of block elements; make the other
-    // block-level containers behave the same.
-    sel.select(
-        "figure, figcaption, main, header, footer, aside, address, details, summary, \
-         fieldset, legend, hgroup, dl, dt, dd, center, form, caption",
-    )
-    .rename("div");
-    for list in sel.select("ol").nodes() {
+    // The elements below `sel` each step works on, found in one walk (a `select` per step
+    // was a walk each, with selector matching at every element).
+    let mut skipped: Vec<NodeRef> = Vec::new();
+    let mut blocks: Vec<NodeRef> = Vec::new();
+    let mut lists: Vec<NodeRef> = Vec::new();
+    let mut items: Vec<NodeRef> = Vec::new();
+    let mut cells: Vec<NodeRef> = Vec::new();
+    let nodes = sel.nodes();
+    // A root inside another root would be walked twice (`select` counts it once).
+    let mut stack: Vec<NodeRef> = nodes
+        .iter()
+        .filter(|n| {
+            !n.ancestors_it(None)
+                .any(|a| nodes.iter().any(|other| other.id == a.id))
+        })
+        .copied()
+        .collect();
+    while let Some(node) = stack.pop() {
+        for child in node.children_it(false) {
+            if !child.is_element() {
+                continue;
+            }
+            let name = child.qual_name_ref().map(|n| n.local.clone());
+            match name.as_deref() {
+                // What the Markdown converter skips is skipped here too: not walked.
+                Some(
+                    "script" | "style" | "noscript" | "template" | "svg" | "canvas" | "iframe"
+                    | "object" | "embed" | "nav" | "button" | "select" | "input" | "textarea"
+                    | "dialog",
+                ) => {
+                    skipped.push(child);
+                    continue;
+                }
+                // dom_query breaks lines after a fixed set of block elements; the other
+                // block-level containers are made to behave the same.
+                Some(
+                    "figure" | "figcaption" | "main" | "header" | "footer" | "aside" | "address"
+                    | "details" | "summary" | "fieldset" | "legend" | "hgroup" | "dl" | "dt" | "dd"
+                    | "center" | "form" | "caption",
+                ) => blocks.push(child),
+                Some("ol") => lists.push(child),
+                Some("li") => items.push(child),
+                Some("td" | "th") => cells.push(child),
+                _ => {}
+            }
+            stack.push(child);
+        }
+    }
+    for node in skipped {
+        node.remove_from_parent();
+    }
+    for node in blocks {
+        node.rename("div");
+    }
+    for list in lists {
         let mut number = list
             .attr("start")
             .and_then(|s| s.trim().parse::<i64>().ok())
@@ -1641,12 +2338,12 @@ fn selection_text(sel: &Selection, doc: &Document) -> String {
             number = number.saturating_add(1);
         }
     }
-    for li in sel.select("li").nodes() {
+    for li in items {
         if !li.parent().is_some_and(|p| p.has_name("ol")) {
             li.prepend_child(&doc.tree.new_text("- "));
         }
     }
-    for cell in sel.select("td, th").nodes() {
+    for cell in cells {
         let has_next = cell
             .next_element_sibling()
             .is_some_and(|s| s.has_name("td") || s.has_name("th"));
