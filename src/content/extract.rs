@@ -1046,49 +1046,34 @@ mod single_attempt_tests {
 
     #[test]
     fn the_same_article_on_every_fixture() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-        let mut stack = vec![dir];
         let mut seen = 0;
-        while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else if path.extension().is_some_and(|e| e == "html") {
-                    let bytes = std::fs::read(&path).unwrap_or_default();
-                    let html = String::from_utf8_lossy(&bytes);
-                    let base = absolute_http_url("https://news.example/2024/story");
-                    let prepared = parse_prepared_seen(&html, None, false);
-                    let spare = prepared.doc.clone();
-                    let other = prepared.doc.clone();
-                    let ours =
-                        readability_article(prepared.doc, base.as_ref(), prepared.shape, || {
-                            spare.clone()
-                        });
-                    let url = base.as_ref().map(url::Url::as_str);
-                    let full = full_parse(other, url, readability_config());
-                    match (ours, full) {
-                        (Some(a), Some(b)) => {
-                            assert_eq!(
-                                a.readability.doc.html(),
-                                b.readability.doc.html(),
-                                "{}",
-                                path.display()
-                            );
-                            assert_eq!(a.article.title, b.article.title);
-                            assert_eq!(a.article.text_content, b.article.text_content);
-                        }
-                        (None, None) => {}
-                        (a, b) => {
-                            panic!("{}: {:?} vs {:?}", path.display(), a.is_some(), b.is_some())
-                        }
-                    }
-                    seen += 1;
+        for (path, html) in fixture_files() {
+            let base = absolute_http_url("https://news.example/2024/story");
+            let prepared = parse_prepared_seen(&html, None, false);
+            let spare = prepared.doc.clone();
+            let other = prepared.doc.clone();
+            let ours = readability_article(prepared.doc, base.as_ref(), prepared.shape, || {
+                spare.clone()
+            });
+            let url = base.as_ref().map(url::Url::as_str);
+            let full = full_parse(other, url, readability_config());
+            match (ours, full) {
+                (Some(a), Some(b)) => {
+                    assert_eq!(
+                        a.readability.doc.html(),
+                        b.readability.doc.html(),
+                        "{}",
+                        path.display()
+                    );
+                    assert_eq!(a.article.title, b.article.title);
+                    assert_eq!(a.article.text_content, b.article.text_content);
+                }
+                (None, None) => {}
+                (a, b) => {
+                    panic!("{}: {:?} vs {:?}", path.display(), a.is_some(), b.is_some())
                 }
             }
+            seen += 1;
         }
         assert!(seen >= 40, "{seen} fixtures");
     }
@@ -1207,10 +1192,11 @@ mod single_attempt_tests {
         }
     }
 
-    fn fixture_pages() -> Vec<String> {
+    /// Every `.html` file under tests/fixtures, with its path.
+    fn fixture_files() -> Vec<(std::path::PathBuf, String)> {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
         let mut stack = vec![dir];
-        let mut pages = Vec::new();
+        let mut files = Vec::new();
         while let Some(dir) = stack.pop() {
             let Ok(entries) = std::fs::read_dir(&dir) else {
                 continue;
@@ -1221,10 +1207,15 @@ mod single_attempt_tests {
                     stack.push(path);
                 } else if path.extension().is_some_and(|e| e == "html") {
                     let bytes = std::fs::read(&path).unwrap_or_default();
-                    pages.push(String::from_utf8_lossy(&bytes).into_owned());
+                    files.push((path, String::from_utf8_lossy(&bytes).into_owned()));
                 }
             }
         }
+        files
+    }
+
+    fn fixture_pages() -> Vec<String> {
+        let mut pages: Vec<String> = fixture_files().into_iter().map(|(_, t)| t).collect();
         pages.push(
             "<html><head><base href=\"/docs/\"><base href=\"/other/\"></head><body><main>\
              <ol start=\"3\"><li>a</li><li>b<ul><li>c</li></ul></li></ol>\
