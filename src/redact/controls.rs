@@ -74,7 +74,10 @@ fn has_controls(text: &str) -> bool {
     let b = text.as_bytes();
     let slow = |at: usize, end: usize| {
         // Every char that starts in `at..end` lies whole in `from..to`.
-        let (from, to) = (floor_char(text, at), ceil_char(text, end + 1));
+        let (from, to) = (
+            super::floor_boundary(text, at),
+            super::ceil_boundary(text, end + 1),
+        );
         text.get(from..to)
             .unwrap_or(text)
             .chars()
@@ -93,21 +96,6 @@ fn has_controls(text: &str) -> bool {
         at += CHUNK;
     }
     at < b.len() && slow(at, b.len())
-}
-
-fn floor_char(s: &str, mut i: usize) -> usize {
-    while i > 0 && !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn ceil_char(s: &str, mut i: usize) -> usize {
-    i = i.min(s.len());
-    while i < s.len() && !s.is_char_boundary(i) {
-        i += 1;
-    }
-    i
 }
 
 /// The rest of a CSI sequence: parameter and intermediate bytes, then one final byte.
