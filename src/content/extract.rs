@@ -659,122 +659,17 @@ fn remove_unseen(doc: &Document) {
     for node in texts {
         // Read in place: most text nodes are short or plain prose, and copying each one
         // out of the tree cost more than looking at it.
-        let suspect = node.query_or(false, |n| match &n.data {
-            NodeData::Text { contents } => {
-                contents.len() >= SYMBOL_RUN_CUT && may_hold_symbol_run(contents, SYMBOL_RUN_CUT)
+        let clean = node.query_or(None, |n| match &n.data {
+            NodeData::Text { contents } if contents.len() >= SYMBOL_RUN_CUT => {
+                crate::content::interstitial::strip_symbol_runs(contents, SYMBOL_RUN_CUT)
             }
-            _ => false,
+            _ => None,
         });
-        if suspect {
-            let text = node.text();
-            if let Some(clean) =
-                crate::content::interstitial::strip_symbol_runs(&text, SYMBOL_RUN_CUT)
-            {
-                node.set_text(clean);
-            }
+        if let Some(clean) = clean {
+            node.set_text(clean);
         }
     }
 }
-
-/// A cheap necessary condition for [`crate::content::interstitial::symbol_runs`] to find
-/// a run of `min` characters or more in `text`: `false` means it finds none.
-///
-/// That function splits the text into tokens at whitespace (`char::is_whitespace`) and
-/// calls a token a non-word only if it has more than 40 characters or fewer than half of
-/// its characters are alphanumeric (`char::is_alphanumeric`); a run is a sequence of
-/// consecutive non-words (fenced code and fence lines only break runs) of `min`
-/// characters together. Here tokens are split at the same whitespace and measured in
-/// bytes, every byte of a non-ASCII character counting as not alphanumeric: a token's
-/// bytes are at least its characters and its non-alphanumeric bytes at least its
-/// non-alphanumeric characters plus its bytes beyond one per character, so every non-word
-/// is counted as a possible one (more than 40 bytes, or more than half of its bytes not
-/// alphanumeric), the runs counted contain the runs it finds, and one pass over the
-/// bytes, with no allocation, decides. Prose has no such runs; obfuscated scripts and
-/// base64 blobs do.
-fn may_hold_symbol_run(text: &str, min: usize) -> bool {
-    // Bytes of the current run of possible non-words; of the current token, its bytes and
-    // those not ASCII alphanumeric.
-    let mut run = 0usize;
-    let (mut bytes, mut other) = (0usize, 0usize);
-    let mut end_token = |bytes: usize, other: usize| {
-        if bytes == 0 {
-            return false;
-        }
-        if bytes > 40 || other * 2 > bytes {
-            run += bytes;
-            run >= min
-        } else {
-            run = 0;
-            false
-        }
-    };
-    let raw = text.as_bytes();
-    let mut i = 0usize;
-    while let Some(&b) = raw.get(i) {
-        match BYTE_CLASS[usize::from(b)] {
-            ALNUM => {
-                bytes += 1;
-                i += 1;
-            }
-            OTHER => {
-                bytes += 1;
-                other += 1;
-                i += 1;
-            }
-            SPACE => {
-                if end_token(bytes, other) {
-                    return true;
-                }
-                (bytes, other) = (0, 0);
-                i += 1;
-            }
-            _ => {
-                // Not ASCII. `i` is on a character boundary: it only ever moves by whole
-                // characters.
-                let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) else {
-                    return true;
-                };
-                let len = c.len_utf8();
-                if c.is_whitespace() {
-                    if end_token(bytes, other) {
-                        return true;
-                    }
-                    (bytes, other) = (0, 0);
-                } else {
-                    bytes += len;
-                    other += len;
-                }
-                i += len;
-            }
-        }
-    }
-    end_token(bytes, other)
-}
-
-const ALNUM: u8 = 0;
-const OTHER: u8 = 1;
-const SPACE: u8 = 2;
-const NON_ASCII: u8 = 3;
-
-/// [`may_hold_symbol_run`]'s classes of bytes: ASCII letters and digits, ASCII whitespace
-/// (what `char::is_whitespace` accepts in ASCII: tab, line feed, vertical tab, form feed,
-/// carriage return, space), other ASCII, and bytes of non-ASCII characters.
-const BYTE_CLASS: [u8; 256] = {
-    let mut table = [NON_ASCII; 256];
-    let mut b = 0usize;
-    while b < 128 {
-        let byte = b as u8;
-        table[b] = if byte.is_ascii_alphanumeric() {
-            ALNUM
-        } else if matches!(byte, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') {
-            SPACE
-        } else {
-            OTHER
-        };
-        b += 1;
-    }
-    table
-};
 
 /// Hidden by markup (see [`remove_unseen`]), and not a large block of readable text.
 fn is_hidden(node: &NodeRef) -> bool {
@@ -964,7 +859,6 @@ mod unseen_tests {
 #[cfg(test)]
 mod single_attempt_tests {
     use super::*;
-    use proptest::prelude::*;
 
     const PROSE: &str = "The river rose overnight and the ferry stayed in port until noon, \
                          when the harbour master judged the current safe again. ";
@@ -1112,22 +1006,6 @@ mod single_attempt_tests {
         count_matches(&doc);
     }
 
-    #[test]
-    fn symbol_runs_are_found_in_scripts_not_in_prose() {
-        let jschl = "+((!+[]+(!![])+!![]+!![]+[])+(+!![]))/+((!+[]+!![]+[])+(!+[]+!![]))";
-        assert!(may_hold_symbol_run(&jschl.repeat(2), SYMBOL_RUN_CUT));
-        let base64 = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAx";
-        assert!(may_hold_symbol_run(
-            &format!("{base64}{base64}"),
-            SYMBOL_RUN_CUT
-        ));
-        assert!(!may_hold_symbol_run(&PROSE.repeat(20), SYMBOL_RUN_CUT));
-        assert!(!may_hold_symbol_run(
-            "Prices rose 3% — from $10 to $10.30 (see § 4, “Costs”) — and fell again.",
-            SYMBOL_RUN_CUT
-        ));
-    }
-
     /// The selector-based versions the one-walk ones replaced, to check they agree.
     fn selection_text_by_selectors(sel: &Selection, doc: &Document) -> String {
         sel.select(
@@ -1251,28 +1129,6 @@ mod single_attempt_tests {
             seen += 1;
         }
         assert!(seen > 40, "{seen} pages");
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig {
-            cases: 2000,
-            failure_persistence: None,
-            ..ProptestConfig::default()
-        })]
-
-        /// `false` from the pre-check means the real search finds nothing.
-        #[test]
-        fn the_symbol_run_check_is_a_necessary_condition(
-            text in "([a-zA-Z0-9]{1,12}|[+!()\\[\\]{};=/*&%$#@^|~<>-]{1,12}|[ \t\n\u{a0}\u{2009}\u{3000}]{1,3}|[éü中ж]{1,4}|```|\\]\\(|[A-Za-z0-9+/]{30,60}){0,40}",
-            min in prop::sample::select(vec![8usize, 24, 80]),
-        ) {
-            if !may_hold_symbol_run(&text, min) {
-                prop_assert!(
-                    crate::content::interstitial::strip_symbol_runs(&text, min).is_none(),
-                    "{:?}", text
-                );
-            }
-        }
     }
 }
 

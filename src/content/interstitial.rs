@@ -1001,11 +1001,120 @@ fn is_word(token: &str) -> bool {
     alnum * 2 >= n
 }
 
+/// A cheap necessary condition for [`scan_symbol_runs`] to find
+/// a run of `min` characters or more in `text`: `false` means it finds none.
+///
+/// That scan splits the text into tokens at whitespace (`char::is_whitespace`) and
+/// calls a token a non-word only if it has more than 40 characters or fewer than half of
+/// its characters are alphanumeric (`char::is_alphanumeric`); a run is a sequence of
+/// consecutive non-words (fenced code and fence lines only break runs) of `min`
+/// characters together. Here tokens are split at the same whitespace and measured in
+/// bytes, every byte of a non-ASCII character counting as not alphanumeric: a token's
+/// bytes are at least its characters and its non-alphanumeric bytes at least its
+/// non-alphanumeric characters plus its bytes beyond one per character, so every non-word
+/// is counted as a possible one (more than 40 bytes, or more than half of its bytes not
+/// alphanumeric), the runs counted contain the runs it finds, and one pass over the
+/// bytes, with no allocation, decides. Prose has no such runs; obfuscated scripts and
+/// base64 blobs do.
+fn may_hold_symbol_run(text: &str, min: usize) -> bool {
+    // Bytes of the current run of possible non-words; of the current token, its bytes and
+    // those not ASCII alphanumeric.
+    let mut run = 0usize;
+    let (mut bytes, mut other) = (0usize, 0usize);
+    let mut end_token = |bytes: usize, other: usize| {
+        if bytes == 0 {
+            return false;
+        }
+        if bytes > 40 || other * 2 > bytes {
+            run += bytes;
+            run >= min
+        } else {
+            run = 0;
+            false
+        }
+    };
+    let raw = text.as_bytes();
+    let mut i = 0usize;
+    while let Some(&b) = raw.get(i) {
+        match BYTE_CLASS[usize::from(b)] {
+            ALNUM => {
+                bytes += 1;
+                i += 1;
+            }
+            OTHER => {
+                bytes += 1;
+                other += 1;
+                i += 1;
+            }
+            SPACE => {
+                if end_token(bytes, other) {
+                    return true;
+                }
+                (bytes, other) = (0, 0);
+                i += 1;
+            }
+            _ => {
+                // Not ASCII. `i` is on a character boundary: it only ever moves by whole
+                // characters.
+                let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) else {
+                    return true;
+                };
+                let len = c.len_utf8();
+                if c.is_whitespace() {
+                    if end_token(bytes, other) {
+                        return true;
+                    }
+                    (bytes, other) = (0, 0);
+                } else {
+                    bytes += len;
+                    other += len;
+                }
+                i += len;
+            }
+        }
+    }
+    end_token(bytes, other)
+}
+
+const ALNUM: u8 = 0;
+const OTHER: u8 = 1;
+const SPACE: u8 = 2;
+const NON_ASCII: u8 = 3;
+
+/// [`may_hold_symbol_run`]'s classes of bytes: ASCII letters and digits, ASCII whitespace
+/// (what `char::is_whitespace` accepts in ASCII: tab, line feed, vertical tab, form feed,
+/// carriage return, space), other ASCII, and bytes of non-ASCII characters.
+const BYTE_CLASS: [u8; 256] = {
+    let mut table = [NON_ASCII; 256];
+    let mut b = 0usize;
+    while b < 128 {
+        let byte = b as u8;
+        table[b] = if byte.is_ascii_alphanumeric() {
+            ALNUM
+        } else if matches!(byte, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') {
+            SPACE
+        } else {
+            OTHER
+        };
+        b += 1;
+    }
+    table
+};
+
 /// Byte ranges of the symbol runs in `text`: maximal sequences of consecutive non-word
 /// tokens (tokens that are not words) with `min` or more non-space characters together, such as
 /// `+((!+[]+(!![])+!![]…` or a base64 blob. Fenced Markdown code blocks (```` ``` ````)
 /// are code, not runs.
 pub fn symbol_runs(text: &str, min: usize) -> Vec<std::ops::Range<usize>> {
+    // Prose (nearly every text) is passed over in one byte scan.
+    if !may_hold_symbol_run(text, min) {
+        return Vec::new();
+    }
+    scan_symbol_runs(text, min)
+}
+
+/// [`symbol_runs`] without its pre-check.
+fn scan_symbol_runs(text: &str, min: usize) -> Vec<std::ops::Range<usize>> {
     let mut runs = Vec::new();
     let mut run: Option<(usize, usize, usize)> = None; // (start, end, chars)
     let mut in_fence = false;
@@ -1071,12 +1180,12 @@ fn ascii_line_runs(
     // The last token ends at the end of the line, as after a separator.
     for (i, class) in b
         .iter()
-        .map(|&c| ASCII_CLASS[usize::from(c)])
-        .chain([SEPARATOR])
+        .map(|&c| BYTE_CLASS[usize::from(c)])
+        .chain([SPACE])
         .enumerate()
     {
-        if class != SEPARATOR {
-            alnum += usize::from(class);
+        if class != SPACE {
+            alnum += usize::from(class == ALNUM);
             continue;
         }
         let n = i - tok_start;
@@ -1101,26 +1210,6 @@ fn ascii_line_runs(
         }
     }
 }
-
-/// Byte classes of [`ascii_line_runs`]: 1 for an ASCII letter or digit, [`SEPARATOR`] for
-/// the bytes `char::is_whitespace` accepts, 0 for anything else.
-const SEPARATOR: u8 = 2;
-const ASCII_CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut c = 0;
-    while c < 256 {
-        let b = c as u8;
-        t[c] = if b.is_ascii_alphanumeric() {
-            1
-        } else if matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') {
-            SEPARATOR
-        } else {
-            0
-        };
-        c += 1;
-    }
-    t
-};
 
 /// [`is_word`] for an ASCII token whose alphanumeric bytes were counted already.
 fn ascii_is_word(token: &[u8], alnum: usize) -> bool {
@@ -1422,7 +1511,40 @@ fn visible_text_by_regex(html: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use std::time::{Duration, Instant};
+
+    #[test]
+    fn symbol_runs_are_found_in_scripts_not_in_prose() {
+        let jschl = "+((!+[]+(!![])+!![]+!![]+[])+(+!![]))/+((!+[]+!![]+[])+(!+[]+!![]))";
+        assert!(may_hold_symbol_run(&jschl.repeat(2), 80));
+        let base64 = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAx";
+        assert!(may_hold_symbol_run(&format!("{base64}{base64}"), 80));
+        assert!(!may_hold_symbol_run(&"The river rose overnight and the ferry stayed in port until noon, when the harbour master judged the current safe again. ".repeat(20), 80));
+        assert!(!may_hold_symbol_run(
+            "Prices rose 3% — from $10 to $10.30 (see § 4, “Costs”) — and fell again.",
+            80
+        ));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 2000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// `false` from the pre-check means the real search finds nothing.
+        #[test]
+        fn the_symbol_run_check_is_a_necessary_condition(
+            text in "([a-zA-Z0-9]{1,12}|[+!()\\[\\]{};=/*&%$#@^|~<>-]{1,12}|[ \t\n\u{a0}\u{2009}\u{3000}]{1,3}|[éü中ж]{1,4}|```|\\]\\(|[A-Za-z0-9+/]{30,60}){0,40}",
+            min in prop::sample::select(vec![8usize, 24, 80]),
+        ) {
+            if !may_hold_symbol_run(&text, min) {
+                prop_assert!(scan_symbol_runs(&text, min).is_empty(), "{:?}", text);
+            }
+        }
+    }
 
     /// The deciding marker alone.
     fn marker(raw: &str, text: &str) -> Option<&'static str> {
