@@ -1073,23 +1073,17 @@ mod single_attempt_tests {
     /// Every `.html` file under tests/fixtures, with its path.
     fn fixture_files() -> Vec<(std::path::PathBuf, String)> {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-        let mut stack = vec![dir];
-        let mut files = Vec::new();
-        while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else if path.extension().is_some_and(|e| e == "html") {
-                    let bytes = std::fs::read(&path).unwrap_or_default();
-                    files.push((path, String::from_utf8_lossy(&bytes).into_owned()));
-                }
-            }
-        }
-        files
+        walkdir::WalkDir::new(dir)
+            .into_iter()
+            .filter_map(Result::ok)
+            .map(walkdir::DirEntry::into_path)
+            .filter(|path| path.extension().is_some_and(|e| e == "html"))
+            .map(|path| {
+                let bytes = std::fs::read(&path).unwrap_or_default();
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                (path, text)
+            })
+            .collect()
     }
 
     fn fixture_pages() -> Vec<String> {

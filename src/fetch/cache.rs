@@ -669,21 +669,16 @@ pub struct CacheInfo {
     pub bytes: u64,
 }
 
+/// Bytes of every file under `p` (links not followed, `p` itself included).
 fn disk_usage(p: &Path) -> u64 {
-    let Ok(m) = std::fs::symlink_metadata(p) else {
-        return 0;
-    };
-    if m.is_dir() {
-        std::fs::read_dir(p)
-            .map(|rd| {
-                rd.filter_map(Result::ok)
-                    .map(|e| disk_usage(&e.path()))
-                    .sum()
-            })
-            .unwrap_or(0)
-    } else {
-        m.len()
-    }
+    walkdir::WalkDir::new(p)
+        .follow_root_links(false)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter_map(|e| e.metadata().ok())
+        .filter(|m| !m.is_dir())
+        .map(|m| m.len())
+        .sum()
 }
 
 /// The directory, its entry count and size. A missing directory is an empty cache.
@@ -918,19 +913,12 @@ mod tests {
     }
 
     fn files(dir: &Path) -> Vec<PathBuf> {
-        let mut out = Vec::new();
-        let mut stack = vec![dir.to_path_buf()];
-        while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else {
-                    out.push(p);
-                }
-            }
-        }
-        out
+        walkdir::WalkDir::new(dir)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| !e.file_type().is_dir())
+            .map(walkdir::DirEntry::into_path)
+            .collect()
     }
 
     #[test]
