@@ -70,14 +70,29 @@ def match(out_text, ref_text):
 
 IMAGE_RE = re.compile(r"!\[((?:\\.|[^\]\\])*)\]\((?:<[^>]*>|(?:\([^)\s]*\)|[^()\s])*)(?:\s+\"[^\"]*\")?\)")
 LINK_RE = re.compile(r"\[((?:\\.|[^\]\\])*)\]\((?:<[^>]*>|(?:\([^)\s]*\)|[^()\s])*)(?:\s+\"[^\"]*\")?\)")
-FENCE_RE = re.compile(r"^\s*(```|~~~)[^\n]*$", re.M)
 HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+", re.M)
 ESCAPE_RE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
 EMPH_RE = re.compile(r"(?<!\w)[*_]+|[*_]+(?!\w)")
 
 
 def markdown_to_text(md):
-    md = FENCE_RE.sub("", md)
+    """Markdown reduced to text. Inside fenced code blocks every character is literal, so
+    only the fence lines go there; links, images, headings, emphasis and escapes are
+    reduced outside them."""
+    out, prose, in_fence = [], [], False
+    for line in md.split("\n"):
+        if re.match(r"^\s*(```|~~~)", line):
+            if not in_fence:
+                out.append(reduce_prose("\n".join(prose)))
+                prose = []
+            in_fence = not in_fence
+            continue
+        (out if in_fence else prose).append(line)
+    out.append(reduce_prose("\n".join(prose)))
+    return "\n".join(out)
+
+
+def reduce_prose(md):
     md = IMAGE_RE.sub("", md)
     # Links may hold links' text with brackets; two passes cover `[![..](..)](..)` leftovers.
     for _ in range(2):
@@ -275,8 +290,40 @@ def run_trafilatura(corpora, mode):
 # --- scoring ------------------------------------------------------------------------------
 
 
+LONG_RUN_RE = re.compile(r"\S{40,}")
+
+
+def long_runs(text, ref):
+    """Runs of 40+ non-space characters of the reference (issue 23, fidelity): how many
+    there are, how many the output holds verbatim, and the ones it lost although it kept
+    their context (the four words before or after the run in the reference are in the
+    output), i.e. runs cut out of kept content."""
+    runs = LONG_RUN_RE.finditer(ref or "")
+    out_sh = shingles(text)
+    total = kept = 0
+    cut = []
+    for m in runs:
+        total += 1
+        if m.group(0) in text:
+            kept += 1
+            continue
+        before = [t.lower() for t in TOKEN_RE.findall(ref[: m.start()])][-4:]
+        after = [t.lower() for t in TOKEN_RE.findall(ref[m.end() :])][:4]
+        if (len(before) == 4 and out_sh[tuple(before)]) or (len(after) == 4 and out_sh[tuple(after)]):
+            cut.append(m.group(0))
+    return total, kept, cut
+
+
+def redacted(run, text):
+    """Is `run` in `text` with a part of it replaced by the redaction marker (the one
+    sanctioned change, DESIGN §7)?"""
+    return any(run[:k] + "[REDACTED]" in text for k in range(len(run) - 1, 2, -1))
+
+
 def score(corpus_pages, texts, mode):
     precisions, recalls, f1s = [], [], []
+    runs_total = runs_kept = runs_redacted = 0
+    runs_cut = []
     tp_all = out_all = ref_all = 0
     failures = 0
     per_page = []
@@ -291,6 +338,10 @@ def score(corpus_pages, texts, mode):
             continue
         if mode == "markdown":
             text = markdown_to_text(text)
+        total, kept, cut = long_runs(text, ref)
+        runs_total, runs_kept = runs_total + total, runs_kept + kept
+        runs_redacted += sum(1 for c in cut if redacted(c, text))
+        runs_cut.extend((pid, c) for c in cut if not redacted(c, text))
         tp, n_out, n_ref = match(text, ref)
         tp_all, out_all, ref_all = tp_all + tp, out_all + n_out, ref_all + n_ref
         p = tp / n_out if n_out else 0.0
@@ -313,6 +364,10 @@ def score(corpus_pages, texts, mode):
         "pages": len(corpus_pages) - failures,
         "failures": failures,
         "per_page": per_page,
+        "runs": runs_total,
+        "runs_kept": runs_kept,
+        "runs_redacted": runs_redacted,
+        "runs_cut": runs_cut,
     }
 
 
@@ -377,13 +432,19 @@ def main():
         print(
             f"{r['extractor']:<18} {r['mode']:<9} {r['corpus']:<12} {r['P']:6.4f} {r['R']:6.4f} "
             f"{r['F1']:6.4f} {r['F1_mean']:7.4f} {r['F1_median']:6.4f} {r['F1_micro']:6.4f} "
-            f"{r['pages']:5d} {r['failures']:4d}"
+            f"{r['pages']:5d} {r['failures']:4d} {r['runs']:7d} {r['runs_kept']:5d} {r['runs_redacted']:6d} {len(r['runs_cut']):4d}"
         )
     print("P, R: mean per page; F1: of those means (as evaluate.py); F1 mean/median: per page; "
-          "micro: over summed shingle counts. markdown = Markdown reduced to text.")
+          "micro: over summed shingle counts. markdown = Markdown reduced to text.\n"
+          "runs40: reference runs of 40+ non-space characters on pages with output; kept: "
+          "verbatim in the output; redact: kept with a secret in it replaced by [REDACTED]; cut: "
+          "missing although the words around them were kept.")
+    for r in rows:
+        for pid, run in r["runs_cut"][:40]:
+            print(f"cut  {r['extractor']} {r['mode']} {r['corpus']}/{pid}: {run[:120]}")
     if args.json:
         Path(args.json).write_text(
-            json.dumps([{k: v for k, v in r.items() if k != "per_page"} for r in rows], indent=1)
+            json.dumps([{k: v for k, v in r.items() if k not in ("per_page",)} for r in rows], indent=1)
         )
 
 
