@@ -150,7 +150,10 @@ impl Redactor {
         let mut r = self.clone();
         if let Ok(u) = url::Url::parse(url) {
             if let Some(p) = u.password() {
-                r.add_secret(&percent_decode(p));
+                let p = percent_decode(p);
+                if secret_like_value(&p) {
+                    r.add_secret(&p);
+                }
             } else if token_like(&percent_decode(u.username())) {
                 // `https://TOKEN@host`: a user name that is a token is one.
                 r.add_secret(&percent_decode(u.username()));
@@ -166,9 +169,16 @@ impl Redactor {
                     if !url_param_sensitive(&name, &Norm::new(&name)) {
                         continue;
                     }
+                    // Only a value that looks like a secret becomes a literal: `?code=python`
+                    // must not scrub every "python" from the page (the value itself is
+                    // still hidden wherever it stands as this parameter's value).
+                    let decoded = percent_decode(v);
+                    if !secret_like_value(&decoded) {
+                        continue;
+                    }
                     r.add_secret(v);
                     r.add_secret(&percent_decode_keep_plus(v));
-                    r.add_secret(&percent_decode(v));
+                    r.add_secret(&decoded);
                 }
             }
         }
@@ -2127,6 +2137,24 @@ fn token_like(v: &str) -> bool {
     digits >= 2 && letters >= 2 && entropy(b) >= 3.0
 }
 
+/// Does a value taken from the requested URL (a sensitive parameter's value, a password)
+/// look like a secret, so that it is worth scrubbing from everything, page text included?
+/// Short values, words, numbers and placeholders are not: replacing every "python" of an
+/// article because the URL said `?code=python` corrupts the page and hides nothing (such a
+/// value is still hidden where it stands in a URL, by position). At least 8 characters,
+/// no whitespace, a credential's mix of characters ([`credential_like`]), and not digits
+/// alone unless 16 or more (dates, page numbers and ids are digits).
+fn secret_like_value(v: &str) -> bool {
+    let n = v.chars().count();
+    if n < 8 || v.chars().any(char::is_whitespace) {
+        return false;
+    }
+    if v.bytes().all(|b| b.is_ascii_digit()) {
+        return n >= 16;
+    }
+    credential_like(v, true) || token_like(v)
+}
+
 /// Shannon entropy of `b`, in bits per byte.
 fn entropy(b: &[u8]) -> f64 {
     if b.is_empty() {
@@ -3696,6 +3724,41 @@ mod tests {
         );
         let plain = Redactor::new().with_url_secrets("https://john@example.com/");
         assert_eq!(plain.redact_text("hello john"), "hello john");
+    }
+
+    #[test]
+    fn only_secret_like_values_of_the_requested_url_are_scrubbed_from_text() {
+        // Regression (issue 23): `?code=python` replaced every "python" of the page.
+        let page = "Learn python 3 today; python2 is gone. Docs 2026-11-02, page 12345678.";
+        for url in [
+            "https://docs.example/search?code=python",
+            "https://docs.example/search?code=python2&state=documentation",
+            "https://docs.example/?session=12345678&token=YOUR_TOKEN_HERE",
+            "https://user:password@docs.example/?key=javascript#access_token=python",
+        ] {
+            let r = Redactor::new().with_url_secrets(url);
+            assert_eq!(r.redact_text(page), page, "{url}");
+            // The values are still hidden where they stand in the URL.
+            assert!(!r.redact_url(url).contains("python"), "{url}");
+        }
+        // A value that looks like a secret is scrubbed wherever it is echoed.
+        for url in [
+            "https://api.example/v1?code=4/0AX4XfWjk3VZp9QmX2rT",
+            "https://api.example/v1?api_key=hunter2hunter2",
+            "https://bob:S3cr3t-Passw0rd@api.example/",
+        ] {
+            let r = Redactor::new().with_url_secrets(url);
+            let secret = [
+                "4/0AX4XfWjk3VZp9QmX2rT",
+                "hunter2hunter2",
+                "S3cr3t-Passw0rd",
+            ]
+            .into_iter()
+            .find(|s| url.contains(s))
+            .unwrap_or_default();
+            let out = r.redact_text(&format!("the server said {secret} back"));
+            assert_eq!(out, "the server said [REDACTED] back", "{url}");
+        }
     }
 
     /// What a reader sees in `s`: its escapes undone, invisible characters dropped.

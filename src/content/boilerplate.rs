@@ -188,6 +188,11 @@ fn classify(node: &NodeRef, tag: &str, names: &mut String) -> Option<Rule> {
     ) {
         return None;
     }
+    // A `<span>` inside a line of text is part of a sentence: only one that stands as a
+    // block of its own (no text beside it) may go (DESIGN §12).
+    if tag == "span" && !stands_alone(node) {
+        return None;
+    }
     names.clear();
     if let Some(value) = node.attr("class") {
         names.push_str(&value);
@@ -202,6 +207,16 @@ fn classify(node: &NodeRef, tag: &str, names: &mut String) -> Option<Rule> {
         }
     }
     rule_of_names(names)
+}
+
+/// No text stands beside `node` in its parent: an inline element that is a block of its
+/// own, not a part of a sentence.
+fn stands_alone(node: &NodeRef) -> bool {
+    node.parent().is_none_or(|parent| {
+        parent
+            .children_it(false)
+            .all(|c| c.id == node.id || !c.is_text() || c.text().trim().is_empty())
+    })
 }
 
 /// The rule named by the words of `class`/`id` values, if any.
@@ -467,14 +482,20 @@ mod tests {
             assert!(out.contains(text), "lost {text:?} of {block}: {out}");
             assert_eq!(out.matches("harbour master").count(), 2, "{out}");
         }
-        // A part named as a credit goes, in a caption as anywhere.
+        // A credit that stands as a block of its own goes; one that is a part of the
+        // caption's line of text stays (DESIGN §12: never a word out of a sentence).
         let text = with(
-            "<figure><figcaption>Flame chart <span class=credit>Photo: Jane Doe</span></figcaption></figure>",
+            "<figure><img src=a.png alt=x><span class=credit>Photo: Jane Doe</span>\
+             <figcaption>Flame chart</figcaption></figure>",
         );
         assert!(
             text.contains("Flame chart") && !text.contains("Jane Doe"),
             "{text}"
         );
+        let text = with(
+            "<figure><figcaption>Flame chart <span class=credit>Photo: Jane Doe</span></figcaption></figure>",
+        );
+        assert!(text.contains("Flame chart Photo: Jane Doe"), "{text}");
     }
 
     #[test]

@@ -106,6 +106,8 @@ enum Tag {
     Block,
     Pre,
     Span,
+    /// `sup` (true) or `sub` (false): marked so that `mc^2` does not read `mc2`.
+    Script(bool),
     /// Unknown or purely inline elements: their content as is.
     Other,
 }
@@ -135,6 +137,8 @@ fn classify(name: &str) -> Tag {
         "table" => Tag::Table,
         "pre" => Tag::Pre,
         "span" => Tag::Span,
+        "sup" => Tag::Script(true),
+        "sub" => Tag::Script(false),
         "td" | "th" | "tr" | "tbody" | "thead" | "caption" | "p" | "body" | "html" => Tag::Block,
         _ if is_block_element(name) => Tag::Block,
         _ => Tag::Other,
@@ -171,7 +175,19 @@ fn walk_node(
         }
         return;
     };
-    match classify(&name) {
+    let tag = classify(&name);
+    if in_pre && !matches!(tag, Tag::Pre | Tag::Code | Tag::Skipped) {
+        // Inside code every character is literal: markup within it (a link in a `<pre>`,
+        // `<b>` in a listing) is written as its text, never as Markdown syntax that would
+        // show up as `[x](url)` in the block.
+        match tag {
+            Tag::Br => output.push('\n'),
+            Tag::Img => {}
+            _ => walk_children_into(node, output, false, in_pre, Some(&name)),
+        }
+        return;
+    }
+    match tag {
         Tag::Span => {
             let mut content = String::new();
             walk_children_into(node, &mut content, false, in_pre, Some(&name));
@@ -184,6 +200,33 @@ fn walk_node(
             let mut content = String::new();
             walk_children_into(node, &mut content, false, in_pre, Some(&name));
             append_normalized(output, content, in_pre);
+        }
+        Tag::Script(sup) => {
+            let mut content = String::new();
+            walk_children_into(node, &mut content, false, in_pre, Some(&name));
+            if in_pre {
+                append_normalized(output, content, in_pre);
+                return;
+            }
+            let body = content.trim_matches(is_document_whitespace);
+            let Some((open, close)) = script_affixes(body, sup) else {
+                append_normalized(output, content, in_pre);
+                return;
+            };
+            // A `_` right after a letter or digit cannot open emphasis (CommonMark's
+            // flanking rules); elsewhere it is escaped, as the page's own would be.
+            let after_word = output
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric);
+            let mut marked = String::with_capacity(body.len() + 4);
+            if !sup && !after_word {
+                marked.push('\\');
+            }
+            marked.push_str(open);
+            marked.push_str(body);
+            marked.push_str(close);
+            append_normalized(output, marked, in_pre);
         }
         tag => {
             if let Some(content) = handle(node, &name, tag, in_pre) {
@@ -322,8 +365,27 @@ fn handle(node: &NodeRef, name: &str, tag: Tag, in_pre: bool) -> Option<String> 
             Some(block(content.trim_end_matches(['\n', ' '])))
         }
         Tag::Pre => Some(block(&walk_children(node, name, in_pre))),
-        Tag::Span | Tag::Other => Some(walk_children(node, name, in_pre)),
+        Tag::Span | Tag::Other | Tag::Script(_) => Some(walk_children(node, name, in_pre)),
     }
+}
+
+/// The marks that set a superscript (`sup`) or subscript apart from its base text (DESIGN
+/// §12): `mc^2`, `H_2O`, and in parentheses when it is more than one term (`x^(n+1)`,
+/// `a_(i, j)`), unless it is bracketed already (a footnote's `^[1]`). `None` when it is
+/// empty. The text writer uses the same marks.
+pub(crate) fn script_affixes(body: &str, sup: bool) -> Option<(&'static str, &'static str)> {
+    let first = body.chars().next()?;
+    let bracketed = (first == '(' && body.ends_with(')')) || (first == '[' && body.ends_with(']'));
+    let several = !bracketed
+        && body[first.len_utf8()..].chars().any(|c| {
+            c.is_whitespace() || matches!(c, '+' | '-' | '*' | '/' | '=' | ',' | ';' | '^' | '_')
+        });
+    Some(match (sup, several) {
+        (true, false) => ("^", ""),
+        (true, true) => ("^(", ")"),
+        (false, false) => ("_", ""),
+        (false, true) => ("_(", ")"),
+    })
 }
 
 fn block(content: &str) -> String {
@@ -803,7 +865,8 @@ fn is_plain_text(text: &str) -> bool {
     true
 }
 
-/// Backslash escapes of what Markdown would read as syntax: `\ * _ \` [ ]` anywhere; at
+/// Backslash escapes of what Markdown would read as syntax: `\ * \` [ ]` anywhere, `_`
+/// unless it stands between two letters or digits; at
 /// the start of a text, `= ~ >`, a `- `/`+ ` bullet, an ATX `#`, and the dot of `1. `;
 /// and `<` before something tag-like.
 fn escape_text(text: &str) -> std::borrow::Cow<'_, str> {
@@ -827,11 +890,24 @@ fn escape_text(text: &str) -> std::borrow::Cow<'_, str> {
     if leading {
         escaped.push('\\');
     }
-    for ch in text.chars() {
-        if matches!(ch, '\\' | '*' | '_' | '`' | '[' | ']') {
+    let mut prev: Option<char> = None;
+    let mut chars = text.chars().peekable();
+    while let Some(ch) = chars.next() {
+        let special = match ch {
+            '\\' | '*' | '`' | '[' | ']' => true,
+            // A `_` between two letters or digits is inert in CommonMark (it can neither
+            // open nor close emphasis): `snake_case`, `linux-x86_64` stay as written.
+            '_' => {
+                !(prev.is_some_and(char::is_alphanumeric)
+                    && chars.peek().is_some_and(|c| c.is_alphanumeric()))
+            }
+            _ => false,
+        };
+        if special {
             escaped.push('\\');
         }
         escaped.push(ch);
+        prev = Some(ch);
     }
     if first.is_ascii_digit() {
         if let Some(dot) = ordered_item_dot(&escaped) {
@@ -1074,10 +1150,29 @@ mod tests {
     }
 
     #[test]
-    fn escapes_markdown_syntax_in_text() {
+    fn superscripts_and_subscripts_are_told_from_the_base_text() {
+        // Regression (issue 23): `mc<sup>2</sup>` read `mc2`.
         assert_eq!(
-            md("<p>a_b *c* [d] \\ e</p>"),
-            "a\\_b \\*c\\* \\[d\\] \\\\ e"
+            md(
+                "<p>E = mc<sup>2</sup>, H<sub>2</sub>O, x<sup>n+1</sup>, a<sub>i, j</sub>, \
+                 4<sup>th</sup>, cite<sup>[1]</sup>, x<sup>-1</sup>, e<sup> </sup>.</p>"
+            ),
+            "E = mc^2, H_2O, x^(n+1), a_(i, j), 4^th, cite^[1], x^-1, e ."
+                .replace("[1]", "\\[1\\]")
+        );
+        // A subscript after a space is escaped: it could open emphasis.
+        assert_eq!(md("<p>the <sub>2</sub> here</p>"), "the \\_2 here");
+        // Inside code, as written.
+        assert_eq!(md("<pre><code>x<sup>2</sup></code></pre>"), "```\nx2\n```");
+    }
+
+    #[test]
+    fn escapes_markdown_syntax_in_text() {
+        assert_eq!(md("<p>a_b *c* [d] \\ e</p>"), "a_b \\*c\\* \\[d\\] \\\\ e");
+        // A `_` escapes only where CommonMark could read it as emphasis.
+        assert_eq!(
+            md("<p>_a_ __init__ x_ _y linux-x86_64 snake_case_name a__b</p>"),
+            "\\_a\\_ \\_\\_init\\_\\_ x\\_ \\_y linux-x86_64 snake_case_name a\\_\\_b"
         );
         assert_eq!(md("<p># not a heading</p>"), "\\# not a heading");
         assert_eq!(md("<p>1. not a list</p>"), "1\\. not a list");

@@ -317,3 +317,21 @@ pub fn json_out(stdout: &[u8]) -> Value {
     serde_json::from_str(s.trim())
         .unwrap_or_else(|e| panic!("stdout is not one JSON value ({e}): {s}"))
 }
+
+/// Markdown backslash escapes undone as a CommonMark reader undoes them: a backslash before
+/// ASCII punctuation stands for that character (`\\` for one backslash, `a\_b` for `a_b`).
+pub fn md_unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(&n) = chars.peek().filter(|n| n.is_ascii_punctuation()) {
+                out.push(n);
+                chars.next();
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}

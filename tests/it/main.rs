@@ -10,6 +10,7 @@ mod canary;
 mod cli;
 mod config_example;
 mod faults;
+mod fidelity;
 mod help;
 mod hostile;
 mod lookup;
