@@ -18,6 +18,7 @@ import sys
 import threading
 from pathlib import Path
 
+MODES = ("auto", "text", "raw")
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "interstitial"
 
 
@@ -75,7 +76,7 @@ def main():
     urls = [f"{base}/{kind}/{name}" for kind, name in pages]
     results = {}
     for b in bins:
-        for mode in ("auto", "text"):
+        for mode in MODES:
             results[(b, mode)] = run(b, urls, mode)
             caught = sum(
                 1 for (k, _), (s, _) in zip(pages, results[(b, mode)]) if k == "challenge" and s == "error"
@@ -88,7 +89,7 @@ def main():
             print(f"{b} {mode:>4}: challenge caught {caught}/{n_ch}, genuine success {passed}/{n_ge}")
     diffs = 0
     for i, (kind, name) in enumerate(pages):
-        for mode in ("auto", "text"):
+        for mode in MODES:
             seen = {results[(b, mode)][i] for b in bins}
             if len(seen) > 1:
                 diffs += 1

@@ -63,6 +63,12 @@ pub struct Extracted {
     /// [`JUDGE_SHORT_TEXT`] + 1 visible characters, the case where the judge needs it);
     /// otherwise `None`, and a caller that needs it calls [`visible_text`].
     pub visible: Option<String>,
+    /// Some element hidden by markup was kept as content because it holds a large block
+    /// of text (a page that hides its article until a script has run, see
+    /// [`remove_unseen`]). `visible` never holds that text: the judge then needs the
+    /// page's visible text whatever the length of `text`, since hidden prose must not make
+    /// a challenge page look like an article.
+    pub hidden_content: bool,
 }
 
 /// The judge weighs interstitial markers against all the visible text of a page only
@@ -168,12 +174,14 @@ pub fn extract_with_limit(
                 text,
                 title: None,
                 visible: None,
+                hidden_content: false,
             }
         }
         BodyKind::OtherText => Extracted {
             text: body.to_owned(),
             title: None,
             visible: None,
+            hidden_content: false,
         },
     }
 }
@@ -227,6 +235,7 @@ fn extract_html(
             text: body.to_owned(),
             title,
             visible: None,
+            hidden_content: false,
         };
     }
     let text_mode = mode == ExtractMode::Text;
@@ -242,6 +251,7 @@ fn extract_html(
         title,
         seen,
         shape,
+        hidden_content,
     }) = guarded(|| parse_prepared_seen(body, redactor, keep_seen))
     else {
         // Nothing we could parse: return the body as it came (still trimmed and tidied).
@@ -249,6 +259,7 @@ fn extract_html(
             text: tidy_text(body),
             title: None,
             visible: None,
+            hidden_content: false,
         };
     };
     if cancelled() {
@@ -275,6 +286,7 @@ fn extract_html(
             text,
             title,
             visible: None,
+            hidden_content,
         };
     }
 
@@ -298,11 +310,12 @@ fn extract_html(
     }
     if let Some(found) = &article {
         if has_visible_chars(found, MIN_ARTICLE_CHARS) {
-            let visible = seen_if_short(seen, found);
+            let visible = seen_if_needed(seen, found, hidden_content);
             return Extracted {
                 text: found.clone(),
                 title,
                 visible,
+                hidden_content,
             };
         }
     }
@@ -327,18 +340,19 @@ fn extract_html(
         (None, Some(a)) => a,
         (None, None) => last_resort_text(body),
     };
-    let visible = seen_if_short(seen, &text);
+    let visible = seen_if_needed(seen, &text, hidden_content);
     Extracted {
         text,
         title,
         visible,
+        hidden_content,
     }
 }
 
-/// The visible text of the kept copy, when the extracted `text` is short enough for the
-/// judge to need it.
-fn seen_if_short(seen: Option<Document>, text: &str) -> Option<String> {
-    let seen = seen.filter(|_| !has_visible_chars(text, JUDGE_SHORT_TEXT + 1))?;
+/// The visible text of the kept copy, when the judge needs it: the extracted `text` is
+/// short, or holds text hidden by markup (see [`Extracted::hidden_content`]).
+fn seen_if_needed(seen: Option<Document>, text: &str, hidden_content: bool) -> Option<String> {
+    let seen = seen.filter(|_| hidden_content || !has_visible_chars(text, JUDGE_SHORT_TEXT + 1))?;
     guarded(|| seen_text(&seen))
 }
 
@@ -569,6 +583,8 @@ struct Prepared {
     /// A copy of the tree as [`visible_text`] sees it, when asked for.
     seen: Option<Document>,
     shape: Shape,
+    /// A hidden element was kept as content ([`remove_unseen`]).
+    hidden_content: bool,
 }
 
 /// What the preparation learnt about the prepared tree, for [`readability_article`].
@@ -587,7 +603,7 @@ struct Shape {
 /// elements, so the count of cells stays an upper bound and no id appears.
 fn parse_prepared_seen(body: &str, redactor: Option<&Redactor>, keep_seen: bool) -> Prepared {
     let doc = Document::from(&*cap_nesting(body, MAX_DEPTH));
-    remove_unseen(&doc);
+    let hidden_content = remove_unseen(&doc);
     let seen = keep_seen.then(|| doc.clone());
     if let Some(r) = redactor {
         crate::content::dom_redact::redact_document(&doc, r);
@@ -599,6 +615,7 @@ fn parse_prepared_seen(body: &str, redactor: Option<&Redactor>, keep_seen: bool)
         title,
         seen,
         shape,
+        hidden_content,
     }
 }
 
@@ -615,8 +632,13 @@ const HIDDEN_KEEP: usize = 2000;
 /// readable characters). Whole elements only: visible text is never cut (DESIGN §12).
 /// Symbol runs (obfuscated JavaScript, base64) stay in the text; the judge discounts them
 /// when it measures the page ([`crate::content::interstitial::readable_len`]).
-fn remove_unseen(doc: &Document) {
+///
+/// A hidden element kept for its text is marked ([`HIDDEN_MARK`]), so that what a person
+/// sees without running the page's scripts ([`seen_text`]) leaves it out; returns whether
+/// there was one.
+fn remove_unseen(doc: &Document) -> bool {
     let mut doomed: Vec<NodeRef> = Vec::new();
+    let mut kept: Vec<NodeRef> = Vec::new();
     let mut stack: Vec<NodeRef> = vec![doc.root()];
     while let Some(node) = stack.pop() {
         for child in node.children_it(false) {
@@ -626,25 +648,43 @@ fn remove_unseen(doc: &Document) {
             let hidden = child
                 .qual_name_ref()
                 .map(|name| match &*name.local {
-                    "html" | "body" => false,
-                    "template" => true,
+                    "html" | "body" => Hidden::No,
+                    "template" => Hidden::Remove,
                     _ => is_hidden(&child),
                 })
-                .unwrap_or_default();
-            if hidden {
-                doomed.push(child);
-            } else {
-                stack.push(child);
+                .unwrap_or(Hidden::No);
+            match hidden {
+                Hidden::Remove => doomed.push(child),
+                Hidden::Keep => kept.push(child),
+                Hidden::No => stack.push(child),
             }
         }
     }
     for node in doomed {
         node.remove_from_parent();
     }
+    for node in &kept {
+        node.set_attr(HIDDEN_MARK, "");
+    }
+    !kept.is_empty()
 }
 
-/// Hidden by markup (see [`remove_unseen`]), and not a large block of readable text.
-fn is_hidden(node: &NodeRef) -> bool {
+/// The attribute that marks a hidden element kept for its text (see [`remove_unseen`]).
+const HIDDEN_MARK: &str = "data-vetch-hidden";
+
+/// What [`remove_unseen`] does with an element.
+enum Hidden {
+    /// Shown: walk into it.
+    No,
+    /// Hidden: removed.
+    Remove,
+    /// Hidden, but holding a large block of text: kept as content, and marked.
+    Keep,
+}
+
+/// Hidden by markup (see [`remove_unseen`]): removed, or kept when it holds a large block
+/// of readable text.
+fn is_hidden(node: &NodeRef) -> Hidden {
     let marked = node.has_attr("hidden")
         || node
             .attr("aria-hidden")
@@ -661,7 +701,13 @@ fn is_hidden(node: &NodeRef) -> bool {
                         && (value.starts_with("hidden") || value.starts_with("collapse")))
             })
         });
-    marked && !holds_readable_text(node, HIDDEN_KEEP)
+    if !marked {
+        Hidden::No
+    } else if holds_readable_text(node, HIDDEN_KEEP) {
+        Hidden::Keep
+    } else {
+        Hidden::Remove
+    }
 }
 
 /// Does `node` hold `n` readable characters? Looks at no more than [`HIDDEN_PEEK`] bytes
@@ -689,19 +735,28 @@ fn holds_readable_text(node: &NodeRef, n: usize) -> bool {
 const HIDDEN_PEEK: usize = 64 * 1024;
 
 /// All the text a person sees on an HTML page, for the judge's measure: the body without
-/// `<head>`, scripts, styles and hidden elements (as in extraction). `<noscript>` text is
-/// kept, as a reader without JavaScript sees it. `None` when the parser failed.
+/// `<head>`, scripts, styles and hidden elements, large ones included (extraction keeps
+/// those as content; a person sees them only once a script has run, and hidden prose must
+/// not make a challenge page look like an article). `<noscript>` text is kept, as a reader
+/// without JavaScript sees it. `None` when the parser failed.
 pub fn visible_text(html: &str) -> Option<String> {
+    page_view(html).map(|(text, _)| text)
+}
+
+/// [`visible_text`], and whether the page holds text hidden by markup that extraction
+/// keeps as content ([`Extracted::hidden_content`]).
+pub fn page_view(html: &str) -> Option<(String, bool)> {
     guarded(|| {
         let doc = Document::from(&*cap_nesting(html, MAX_DEPTH));
-        remove_unseen(&doc);
-        seen_text(&doc)
+        let hidden_content = remove_unseen(&doc);
+        (seen_text(&doc), hidden_content)
     })
 }
 
 /// [`visible_text`] of a tree parsed and cleared of hidden elements (changes the tree).
 fn seen_text(doc: &Document) -> String {
-    doc.select("head, script, style, template").remove();
+    doc.select(&format!("head, script, style, template, [{HIDDEN_MARK}]"))
+        .remove();
     let body = doc.select("body");
     let sel = if body.exists() {
         body
@@ -799,8 +854,10 @@ mod unseen_tests {
             "</div>".repeat(depth)
         );
         let start = std::time::Instant::now();
-        let seen = visible_text(&html).unwrap_or_default();
-        assert!(seen.contains("harbour master"));
+        // Kept as content (a large hidden block), and left out of what a person sees.
+        let (seen, hidden_content) = page_view(&html).unwrap_or_default();
+        assert!(hidden_content);
+        assert!(!seen.contains("harbour master"));
         // Generous for unoptimised builds; quadratic behaviour would take minutes.
         assert!(start.elapsed() < std::time::Duration::from_secs(30));
     }

@@ -21,11 +21,40 @@ pub fn judge(
     must_contain: Option<&str>,
     min_chars: usize,
 ) -> Result<(), FailureKind> {
+    let visible = Visible {
+        text: visible,
+        hidden_content: false,
+    };
+    judge_page(raw, visible, text, must_contain, min_chars)
+}
+
+/// What a person sees of a page, for the detector.
+#[derive(Debug, Clone, Copy)]
+pub struct Visible<'a> {
+    /// The page's visible text (hidden elements left out, all of them).
+    pub text: &'a str,
+    /// Extraction kept text that markup hides until a script runs
+    /// ([`crate::content::extract::Extracted::hidden_content`]): the page does show it to
+    /// a reader with JavaScript, so it is no empty script-only shell. It may still be a
+    /// challenge or a consent wall: those are judged on what is visible.
+    pub hidden_content: bool,
+}
+
+/// [`judge`] with what the page shows ([`Visible`]).
+pub fn judge_page(
+    raw: &str,
+    visible: Visible<'_>,
+    text: &str,
+    must_contain: Option<&str>,
+    min_chars: usize,
+) -> Result<(), FailureKind> {
     if raw.trim().is_empty() {
         return Err(FailureKind::Empty);
     }
     // A challenge page often extracts to no text at all: name the challenge, not the void.
-    if let Some(found) = crate::content::interstitial::detect(raw, visible) {
+    if let Some(found) = crate::content::interstitial::detect(raw, visible.text).filter(|f| {
+        !(visible.hidden_content && f.kind == crate::content::interstitial::Kind::ScriptOnly)
+    }) {
         return Err(found.failure());
     }
     if crate::content::interstitial::readable_len(text, 1) == 0 {

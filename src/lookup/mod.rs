@@ -569,6 +569,7 @@ impl Job {
             return Err(fail(FailureKind::Cancelled));
         }
         let seen = extracted.visible;
+        let mut hidden_content = extracted.hidden_content;
         let mut text = final_redaction(&self.redactor, extracted.text, kind);
         if self.fetched.truncated {
             text = self.redactor.redact_truncated_tail(&text);
@@ -579,15 +580,23 @@ impl Job {
             .map(|t| clip_chars(&strip_controls(&self.redactor.redact_text(&t)), 300));
         // The detector weighs markers against all the text the page shows. A page whose
         // extracted text is long is never an interstitial, so the whole-page measure is
-        // only computed for short results.
+        // only computed for short results, and for pages whose text was hidden by markup
+        // (hidden prose must not make a challenge page look like an article).
         // Extraction measured it on its own parse when the page was small and the text
         // short; otherwise the page is parsed again for it.
-        let visible = if kind == BodyKind::Html
-            && text
-                .chars()
-                .filter(|c| !c.is_whitespace())
-                .nth(crate::content::extract::JUDGE_SHORT_TEXT)
-                .is_none()
+        let visible = if kind == BodyKind::Html && self.mode == ExtractMode::Raw {
+            // Raw text is markup: its length says nothing of what the page shows, so the
+            // page is always measured (its one parse in this mode).
+            let (seen, hidden) = crate::content::extract::page_view(&raw).unwrap_or_default();
+            hidden_content = hidden;
+            std::borrow::Cow::Owned(seen)
+        } else if kind == BodyKind::Html
+            && (hidden_content
+                || text
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .nth(crate::content::extract::JUDGE_SHORT_TEXT)
+                    .is_none())
         {
             std::borrow::Cow::Owned(
                 seen.unwrap_or_else(|| crate::content::interstitial::visible_text(&raw)),
@@ -595,9 +604,12 @@ impl Job {
         } else {
             std::borrow::Cow::Borrowed(text.as_str())
         };
-        crate::content::judge::judge(
+        crate::content::judge::judge_page(
             &raw,
-            &visible,
+            crate::content::judge::Visible {
+                text: &visible,
+                hidden_content,
+            },
             &text,
             self.must_contain.as_deref(),
             self.min_chars,
