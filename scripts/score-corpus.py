@@ -376,6 +376,10 @@ def main():
     ap.add_argument("--scrapinghub", help="article-extraction-benchmark checkout or git dir")
     ap.add_argument("--readability", help="mozilla/readability checkout or git dir")
     ap.add_argument("--vetch", required=True, help="the vetch binary")
+    ap.add_argument(
+        "--before",
+        help="another vetch binary (an older build) scored in the same run, as 'vetch-before'",
+    )
     ap.add_argument("--work", help="scratch directory (default: a new temporary one)")
     ap.add_argument("--modes", default="text,markdown")
     ap.add_argument("--extractors", default="vetch,trafilatura")
@@ -395,6 +399,8 @@ def main():
         sys.exit("no corpus given (--scrapinghub and/or --readability)")
 
     extractors = args.extractors.split(",")
+    if args.before and "vetch" in extractors:
+        extractors.insert(extractors.index("vetch"), "vetch-before")
     if "trafilatura" in extractors:
         try:
             import trafilatura  # noqa: F401
@@ -407,9 +413,10 @@ def main():
     for extractor in extractors:
         for mode in args.modes.split(","):
             start = time.monotonic()
-            if extractor == "vetch":
-                texts = run_vetch(Path(args.vetch), corpora, mode, work, args.concurrency)
-                name = "vetch"
+            if extractor in ("vetch", "vetch-before"):
+                binary = args.vetch if extractor == "vetch" else args.before
+                texts = run_vetch(Path(binary), corpora, mode, work, args.concurrency)
+                name = extractor
             else:
                 texts = run_trafilatura(corpora, mode)
                 name = f"trafilatura {tversion}"

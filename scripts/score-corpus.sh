@@ -21,6 +21,8 @@
 # /tmp/vetch-score/venv) and pip-installs trafilatura and lxml_html_clean from PyPI; or point
 # $SCORE_PYTHON at a Python that has them. Without it, trafilatura is skipped.
 #
+# An older build scored in the same run: `-- --before PATH` (rows `vetch-before`).
+#
 # vetch: built in debug unless $VETCH_BIN names a binary (the figures do not depend on the
 # profile, only the time does).
 set -euo pipefail

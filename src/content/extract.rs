@@ -2290,11 +2290,15 @@ fn mark_scripts(doc: &Document, scripts: &[NodeRef]) {
         .iter()
         .map(|node| {
             let text = node.text();
-            crate::content::markdown::script_affixes(text.trim(), node.has_name("sup"))
+            let before = node
+                .prev_sibling()
+                .filter(NodeRef::is_text)
+                .and_then(|t| t.text().chars().next_back());
+            crate::content::markdown::script_affixes(text.trim(), node.has_name("sup"), before)
         })
         .collect();
     for (node, mark) in scripts.iter().zip(marks) {
-        let Some((open, close)) = mark else {
+        let Some((open, close)) = mark.filter(|(open, _)| !open.is_empty()) else {
             continue;
         };
         node.prepend_child(&doc.tree.new_text(open));

@@ -209,7 +209,7 @@ fn walk_node(
                 return;
             }
             let body = content.trim_matches(is_document_whitespace);
-            let Some((open, close)) = script_affixes(body, sup) else {
+            let Some((open, close)) = script_affixes(body, sup, output.chars().next_back()) else {
                 append_normalized(output, content, in_pre);
                 return;
             };
@@ -220,7 +220,7 @@ fn walk_node(
                 .next_back()
                 .is_some_and(char::is_alphanumeric);
             let mut marked = String::with_capacity(body.len() + 4);
-            if !sup && !after_word {
+            if !sup && !after_word && !open.is_empty() {
                 marked.push('\\');
             }
             marked.push_str(open);
@@ -372,9 +372,19 @@ fn handle(node: &NodeRef, name: &str, tag: Tag, in_pre: bool) -> Option<String> 
 /// The marks that set a superscript (`sup`) or subscript apart from its base text (DESIGN
 /// §12): `mc^2`, `H_2O`, and in parentheses when it is more than one term (`x^(n+1)`,
 /// `a_(i, j)`), unless it is bracketed already (a footnote's `^[1]`). `None` when it is
-/// empty. The text writer uses the same marks.
-pub(crate) fn script_affixes(body: &str, sup: bool) -> Option<(&'static str, &'static str)> {
+/// empty, and `("", "")` for an ordinal indicator after a digit (`21<sup>st</sup>`,
+/// `1<sup>er</sup>`, `2<sup>o</sup>`): typesetting raises those, plain text writes them
+/// inline, and `21st` means what it says. `before` is the character just before the
+/// element. The text writer uses the same marks.
+pub(crate) fn script_affixes(
+    body: &str,
+    sup: bool,
+    before: Option<char>,
+) -> Option<(&'static str, &'static str)> {
     let first = body.chars().next()?;
+    if sup && before.is_some_and(|c| c.is_ascii_digit()) && ORDINALS.contains(&body) {
+        return Some(("", ""));
+    }
     let bracketed = (first == '(' && body.ends_with(')')) || (first == '[' && body.ends_with(']'));
     let several = !bracketed
         && body[first.len_utf8()..].chars().any(|c| {
@@ -387,6 +397,13 @@ pub(crate) fn script_affixes(body: &str, sup: bool) -> Option<(&'static str, &'s
         (false, true) => ("_(", ")"),
     })
 }
+
+/// Ordinal indicators that follow a number (English, French, Spanish, Italian,
+/// Portuguese): written inline, not as superscripts.
+const ORDINALS: &[&str] = &[
+    "st", "nd", "rd", "th", "er", "re", "e", "ème", "eme", "es", "ers", "res", "o", "a", "os",
+    "as", "º", "ª",
+];
 
 fn block(content: &str) -> String {
     let content = content.trim_matches('\n');
@@ -1155,10 +1172,14 @@ mod tests {
         assert_eq!(
             md(
                 "<p>E = mc<sup>2</sup>, H<sub>2</sub>O, x<sup>n+1</sup>, a<sub>i, j</sub>, \
-                 4<sup>th</sup>, cite<sup>[1]</sup>, x<sup>-1</sup>, e<sup> </sup>.</p>"
+                 A<sup>H</sup>, cite<sup>[1]</sup>, x<sup>-1</sup>, e<sup> </sup>.</p>"
             ),
-            "E = mc^2, H_2O, x^(n+1), a_(i, j), 4^th, cite^[1], x^-1, e ."
-                .replace("[1]", "\\[1\\]")
+            "E = mc^2, H_2O, x^(n+1), a_(i, j), A^H, cite^[1], x^-1, e .".replace("[1]", "\\[1\\]")
+        );
+        // Ordinal indicators after a number are written inline.
+        assert_eq!(
+            md("<p>the 21<sup>st</sup> and 1<sup>er</sup> but x<sup>th</sup></p>"),
+            "the 21st and 1er but x^th"
         );
         // A subscript after a space is escaped: it could open emphasis.
         assert_eq!(md("<p>the <sub>2</sub> here</p>"), "the \\_2 here");
