@@ -648,7 +648,7 @@ fn load_rules(
 /// Why a header value (or user agent) cannot be sent: CR, LF or another control character
 /// (tab aside) would split or corrupt the request, so every lookup would fail. The value is
 /// not quoted: it may hold an expanded secret.
-fn control_char(value: &str) -> Option<String> {
+pub fn control_char(value: &str) -> Option<String> {
     let c = value.chars().find(|c| c.is_control() && *c != '\t')?;
     let name = match c {
         '\r' => "a carriage return (CR)".to_string(),

@@ -784,6 +784,69 @@ fn bad_operator_flags_are_usage_errors() {
     }
 }
 
+/// A CR or LF in `--user-agent` would split every request it is sent with: a usage error
+/// like the same character in `-H` or in the config file (it was sent as is). Neither
+/// message quotes the value: it may hold a credential, and its line breaks would forge
+/// lines on stderr (clap's own message quoted the whole `-H` argument).
+#[test]
+fn control_characters_in_user_agent_or_header_flags_are_usage_errors() {
+    let secret = "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngOnly00aa11";
+    let bearer = format!("Authorization: Bearer {secret}\r\nX-Injected: 1");
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &[
+                "lookup",
+                "http://127.0.0.1:9/",
+                "--user-agent",
+                "probe/1\r\nX-Injected: 1",
+            ],
+            "--user-agent: contains a carriage return (CR)",
+        ),
+        (
+            &["batch", "-", "--user-agent", "probe/1\nX-Injected: 1"],
+            "--user-agent: contains a line feed (LF)",
+        ),
+        (
+            &[
+                "lookup",
+                "x",
+                "--user-agent",
+                "probe/1 \u{1b}[2J X-Injected",
+            ],
+            "--user-agent: contains the control character U+001B",
+        ),
+        (
+            &["lookup", "x", "-H", &bearer],
+            "header 'Authorization': contains a carriage return (CR)",
+        ),
+        (
+            &["lookup", "x", "-H", "X-Injected: a\u{7f}b"],
+            "header 'X-Injected': contains the control character U+007F",
+        ),
+    ];
+    for (args, want) in cases {
+        let out = vetch().args(args).assert().code(2);
+        let err = stderr_of(&out);
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains(secret), "{args:?}: {err}");
+        assert!(!err.contains("X-Injected: 1"), "{args:?}: {err}");
+        assert!(
+            !err.contains('\r') && !err.contains('\u{1b}'),
+            "{args:?}: {err:?}"
+        );
+    }
+    // A tab is a header's own whitespace, and an ordinary agent string passes.
+    vetch()
+        .args([
+            "lookup",
+            "http://127.0.0.1:9/",
+            "--user-agent",
+            "probe/1\t(test)",
+        ])
+        .assert()
+        .code(1);
+}
+
 #[test]
 fn output_file_mistake_gets_a_hint() {
     for args in [
