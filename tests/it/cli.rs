@@ -1121,6 +1121,55 @@ async fn human_output_has_no_ansi_when_piped_or_with_no_color() {
     assert!(s.contains("http_error"), "{s}");
 }
 
+/// `-o human` prints one field a line: a CR/LF in the requested URL forged a line of its
+/// own (`success via direct`) under a failed lookup, and an ESC in a configured provider
+/// name reached the terminal. Every field it prints is neutralised: line breaks and tabs
+/// shown as `\r`, `\n`, `\t`, other control characters and escape sequences removed.
+#[tokio::test]
+async fn human_output_fields_cannot_forge_lines_or_carry_escapes() {
+    let server = site().await;
+    // A URL with CR/LF: refused before any attempt (loopback, no allow_private).
+    let forged = "http://127.0.0.1:9/x\r\nsuccess via direct (1 attempt, 3 ms)";
+    let out = vetch()
+        .env_remove("NO_COLOR")
+        .args(["lookup", forged, "-o", "human"])
+        .assert()
+        .code(1);
+    let s = stdout_of(&out);
+    assert!(s.starts_with("error: "), "{s}");
+    assert!(
+        !s.lines().any(|l| l.starts_with("success")),
+        "a forged line: {s:?}"
+    );
+    assert!(!s.contains('\r'), "{s:?}");
+    // The line break is shown, on the url's own line (the lookup already made CR LF one LF).
+    assert!(
+        s.lines()
+            .any(|l| l.starts_with("url: http://127.0.0.1:9/x\\")
+                && l.ends_with("nsuccess via direct (1 attempt, 3 ms)")),
+        "{s:?}"
+    );
+    // A provider name with ESC: the escape sequence does not reach stdout.
+    let cfg = config_file(
+        "[[providers]]\nname = \"dir\\u001b[2J\\u001b]0;owned\\u0007ect\"\nkind = \"http\"\n",
+    );
+    let out = vetch()
+        .env_remove("NO_COLOR")
+        .args(["lookup", &format!("{}/good", server.uri()), "-o", "human"])
+        .arg("--config")
+        .arg(cfg.path())
+        .assert()
+        .code(0);
+    let s = stdout_of(&out);
+    assert!(!s.contains('\x1b') && !s.contains('\x07'), "{s:?}");
+    assert!(s.starts_with("success via direct (1 attempt, "), "{s}");
+    assert!(
+        s.lines()
+            .any(|l| l.contains("direct") && l.contains("usable content")),
+        "{s}"
+    );
+}
+
 #[tokio::test]
 async fn batch_flags_are_defaults_for_url_lines_and_progress_stays_off_a_pipe() {
     let server = site().await;
