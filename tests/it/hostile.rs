@@ -545,3 +545,179 @@ fn h08_crlf_in_user_agent_or_header_is_a_config_error() {
         }
     }
 }
+
+// --- 9. a flood of MCP calls (issue 24) ----------------------------------------------------------
+
+/// What the gated server and vetch's stderr tell the test, in the order they happen.
+enum Seen {
+    /// A page request arrived; this many are held now.
+    Held(usize),
+    /// `-v`: a call is waiting for a free slot.
+    Waiting,
+}
+
+/// The gate of [`serve_held`]: (requests held now, most held at once, open), and the
+/// condition its held requests wait on.
+type HeldGate = std::sync::Arc<(std::sync::Mutex<(usize, usize, bool)>, std::sync::Condvar)>;
+
+/// A server that holds every page request until `open` is set (then answers it, and every
+/// later one at once), reporting each arrival on `seen`; `/robots.txt` is answered at once
+/// (404). The most it ever held at once is in the returned counter.
+fn serve_held(seen: std::sync::mpsc::Sender<Seen>) -> (SocketAddr, HeldGate) {
+    use std::sync::{Arc, Condvar, Mutex};
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    // (held now, most held at once, open)
+    let gate = Arc::new((Mutex::new((0usize, 0usize, false)), Condvar::new()));
+    let shared = gate.clone();
+    std::thread::spawn(move || {
+        for conn in listener.incoming().flatten() {
+            let (gate, seen) = (shared.clone(), seen.clone());
+            std::thread::spawn(move || held_answer(conn, &gate, &seen));
+        }
+    });
+    (addr, gate)
+}
+
+fn held_answer(
+    mut s: TcpStream,
+    gate: &(std::sync::Mutex<(usize, usize, bool)>, std::sync::Condvar),
+    seen: &std::sync::mpsc::Sender<Seen>,
+) {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        match s.read(&mut byte) {
+            Ok(1) => head.push(byte[0]),
+            _ => return,
+        }
+    }
+    let head = String::from_utf8_lossy(&head);
+    if head.split_whitespace().nth(1) == Some("/robots.txt") {
+        let _ = s
+            .write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        return;
+    }
+    {
+        let (lock, cv) = gate;
+        let mut g = lock.lock().unwrap();
+        g.0 += 1;
+        g.1 = g.1.max(g.0);
+        let _ = seen.send(Seen::Held(g.0));
+        while !g.2 {
+            g = cv.wait(g).unwrap();
+        }
+        g.0 -= 1;
+    }
+    let body = common::article("A page held at the gate").into_bytes();
+    let _ = s.write_all(
+        format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        )
+        .as_bytes(),
+    );
+    let _ = s.write_all(&body);
+}
+
+#[test]
+fn h09_mcp_runs_at_most_max_calls_in_flight_lookups_at_once() {
+    // 400 calls on 2 MiB pages held 400 bodies at once (1.7 GiB RSS): every call's lookup
+    // started as soon as rmcp read it. Here 40 calls under a bound of 4, on a server that
+    // answers nothing until the test says so. The test opens it once vetch has said (with
+    // -v) that the other 36 calls wait for a slot and the server holds 4 requests; before
+    // that, a fifth request is a bound broken. No clock is involved.
+    const CALLS: usize = 40;
+    const SLOTS: usize = 4;
+    let (tx, rx) = std::sync::mpsc::channel::<Seen>();
+    let (addr, gate) = serve_held(tx.clone());
+    let cfg = config_file(&format!(
+        "{LIMITS}[cache]\nenabled = false\n[mcp]\nmax_calls_in_flight = {SLOTS}\n\
+         [[providers]]\nname = \"direct\"\nkind = \"http\"\n"
+    ));
+    let calls: Vec<(u64, Value)> = (0..CALLS as u64)
+        .map(|i| {
+            (
+                i + 1,
+                serde_json::json!({"url": format!("http://{addr}/p/{i}")}),
+            )
+        })
+        .collect();
+    let mut child = crate::common::vetch_process()
+        .args(["-v", "mcp", "--config", cfg.path().to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn vetch");
+    // Killed if it overruns by far, so a regression fails instead of hanging the suite.
+    let pid = child.id();
+    let (done, watch) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        if watch
+            .recv_timeout(bound() + Duration::from_secs(10))
+            .is_err()
+        {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        }
+    });
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&mcp_session(&calls)).unwrap();
+    drop(stdin);
+    let mut out = child.stdout.take().unwrap();
+    let out_t = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let err = child.stderr.take().unwrap();
+    let err_t = std::thread::spawn(move || {
+        use std::io::BufRead;
+        let mut all = String::new();
+        for line in std::io::BufReader::new(err).lines().map_while(Result::ok) {
+            if line.contains("waits for a free slot") {
+                let _ = tx.send(Seen::Waiting);
+            }
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    let (mut waiting, mut held) = (0, 0);
+    while waiting < CALLS - SLOTS || held < SLOTS {
+        // A safety net, not a wait: the events come within milliseconds when all is well.
+        match rx.recv_timeout(bound()) {
+            Ok(Seen::Waiting) => waiting += 1,
+            Ok(Seen::Held(n)) => held = n,
+            Err(_) => break,
+        }
+        if held > SLOTS {
+            break;
+        }
+    }
+    {
+        let (lock, cv) = &*gate;
+        lock.lock().unwrap().2 = true;
+        cv.notify_all();
+    }
+    let status = child.wait().unwrap();
+    let _ = done.send(());
+    watchdog.join().unwrap();
+    let stdout = out_t.join().unwrap();
+    let stderr = err_t.join().unwrap();
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    let most = gate.0.lock().unwrap().1;
+    assert!(
+        most <= SLOTS,
+        "{most} lookups ran at once; the bound is {SLOTS}"
+    );
+    assert_eq!((held, waiting), (SLOTS, CALLS - SLOTS), "{stderr}");
+    let out = lines(&stdout);
+    for (id, _) in &calls {
+        assert_eq!(
+            response(&out, *id)["result"]["isError"],
+            false,
+            "call {id}: {stdout}"
+        );
+    }
+}
