@@ -6,13 +6,21 @@
 //! checked against its integrity hash), so any number of processes may read and write at
 //! once and never see a torn entry. A corrupt, partial or unreadable entry is a miss.
 //!
-//! What must never happen here: a secret written in clear. The store's key is a SHA-256 of
-//! the request as sent (provider, method, URL, every header, user agent, proxy), the stored
-//! policy sees only hashes of request header values and a fixed URI, response headers are
-//! cut to the few the rules need (no `Set-Cookie`), and the final URL after redirects is
-//! kept redacted. The body is stored as received: it is the page.
+//! What must never happen here: a secret written in clear. The store's key is a salted
+//! SHA-256 of the request as sent (provider, method, URL, every header, user agent, proxy),
+//! the stored policy sees only salted hashes of request header values and a fixed URI,
+//! response headers are cut to the few the rules need (no `Set-Cookie`), and the final URL
+//! after redirects is kept redacted. The body is stored as received: it is the page.
+//!
+//! Nor may the cache trust what it did not write: the directory, the files and every read
+//! are checked and bounded in [`disk`]; a directory someone else could write is refused,
+//! and the lookups run uncached. A stored body is served under the run's own body cap, as a
+//! fresh one would be.
 
-use std::path::{Path, PathBuf};
+mod disk;
+
+use std::io::Read;
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -22,6 +30,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::model::receipt::{CacheReport, CacheStatus};
+
+pub use disk::{clear, info, CacheInfo, Untrusted};
+use disk::{Disk, IndexEntry};
 
 /// How the cache is set up for one run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,23 +51,31 @@ pub struct CacheConfig {
 
 /// The cache of one process. Cheap to share (`Arc`); every method is blocking disk I/O
 /// (callers run it on a blocking thread) and never fails: a cache that cannot read or
-/// write is simply a cache that misses.
+/// write is simply a cache that misses, and a refused directory a cache that is bypassed.
 #[derive(Debug)]
 pub struct HttpCache {
     cfg: CacheConfig,
+    access: Access,
     /// Serializes this process's updates of the size ledger.
     ledger: Mutex<()>,
+}
+
+/// Whether this run reads and writes the cache.
+#[derive(Debug)]
+enum Access {
+    /// `--no-cache`: the directory is not even looked at.
+    Bypass,
+    Open(Disk),
+    /// The directory is not this user's alone: never read nor written.
+    Refused(Untrusted),
 }
 
 /// Writes between two exact measurements of the cache (a listing of the whole index):
 /// in between, the size ledger is counted up, so a write costs O(1), not O(entries).
 const RESCAN_EVERY: u64 = 256;
 
-/// The size ledger: `BYTES WRITES`, the cache's size as last measured plus what was
-/// written since, and the writes counted. Replaced by rename, so it is always whole;
-/// two processes updating it at the same instant may lose one's count until the next
-/// measurement (it is an estimate that the rescans correct).
-const LEDGER: &str = "size-v1";
+/// The longest entry head read (its JSON: policy, validators, content type, final URL).
+const MAX_HEAD: usize = 1024 * 1024;
 
 /// What an `http` or `template` provider is about to send, as the cache sees it.
 #[derive(Debug, Clone, Copy)]
@@ -129,14 +148,21 @@ struct EntryHead {
     policy: CachePolicy,
 }
 
-/// A stored copy, read back whole and checked.
+/// A stored copy, read back and checked whole, its body kept up to the run's cap.
 #[derive(Debug, Clone)]
 pub struct Stored {
     head: EntryHead,
+    /// The body, or its first `max_body_bytes` bytes when it is longer.
     pub body: Vec<u8>,
+    truncated: bool,
 }
 
 impl Stored {
+    /// The stored body is longer than this run's cap: `body` is its prefix.
+    pub fn truncated(&self) -> bool {
+        self.truncated
+    }
+
     pub fn status(&self) -> u16 {
         self.head.status
     }
@@ -202,19 +228,28 @@ fn options() -> CacheOptions {
     }
 }
 
-fn sha256_hex(b: &[u8]) -> String {
-    hex::encode(Sha256::digest(b))
+/// The SHA-256 of a request header value under this cache's salt (what the stored policy
+/// keeps instead of the value).
+fn salted_hex(salt: &[u8; 32], v: &[u8]) -> String {
+    let mut h = Sha256::new();
+    h.update(b"vetch-cache-header/2");
+    h.update(salt);
+    h.update(v);
+    hex::encode(h.finalize())
 }
 
-/// The store key of a request: a SHA-256 over everything that makes it this request, so
-/// two providers, two API keys or two `Accept-Language` values never share an entry.
-pub fn key(view: &RequestView<'_>) -> String {
+/// The store key of a request: a SHA-256 over the cache's salt and everything that makes it
+/// this request, so two providers, two API keys or two `Accept-Language` values never share
+/// an entry, and a key read from the index cannot be checked against guesses without the
+/// salt.
+fn key(salt: &[u8; 32], view: &RequestView<'_>) -> String {
     let mut h = Sha256::new();
+    h.update(salt);
     let mut put = |s: &str| {
         h.update((s.len() as u64).to_le_bytes());
         h.update(s.as_bytes());
     };
-    put("vetch-cache-key/1");
+    put("vetch-cache-key/2");
     put(view.provider);
     put("GET");
     put(view.url);
@@ -248,9 +283,21 @@ fn has_directive(headers: &HeaderMap, directive: &str) -> bool {
 }
 
 impl HttpCache {
+    /// The cache for this run: its directory checked (and created, 0700, when missing)
+    /// unless `--no-cache`; a directory that is not this user's alone is refused (see
+    /// [`HttpCache::refused`]) and every attempt then reports `bypass`.
     pub fn new(cfg: CacheConfig) -> HttpCache {
+        let access = if cfg.bypass {
+            Access::Bypass
+        } else {
+            match Disk::open(&cfg.dir) {
+                Ok(d) => Access::Open(d),
+                Err(why) => Access::Refused(why),
+            }
+        };
         HttpCache {
             cfg,
+            access,
             ledger: Mutex::new(()),
         }
     }
@@ -259,16 +306,34 @@ impl HttpCache {
         &self.cfg
     }
 
-    /// `--no-cache`: neither read nor write.
-    pub fn bypass(&self) -> bool {
-        self.cfg.bypass
+    /// Why the cache directory is not used, when it is refused.
+    pub fn refused(&self) -> Option<&Untrusted> {
+        match &self.access {
+            Access::Refused(why) => Some(why),
+            _ => None,
+        }
+    }
+
+    fn disk(&self) -> Option<&Disk> {
+        match &self.access {
+            Access::Open(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The store key of a request and the request the caching rules see, or None when the
+    /// cache is not used this run (`--no-cache`, or a refused directory): the attempt
+    /// then goes to the network and reports `bypass`.
+    pub fn request(&self, view: &RequestView<'_>) -> Option<(String, http::request::Parts)> {
+        let salt = self.disk()?.salt();
+        Some((key(salt, view), self.policy_request(salt, view)))
     }
 
     /// The request the rules see: a fixed URI (the key already holds the URL) and the
-    /// hashes of the header values, so `Vary` can be checked and nothing stored is a
-    /// secret. `Cache-Control` and `Pragma` stay readable: they are directives, and
-    /// `--max-age` becomes one.
-    pub fn policy_request(&self, view: &RequestView<'_>) -> http::request::Parts {
+    /// salted hashes of the header values, so `Vary` can be checked and nothing stored is
+    /// a secret or a dictionary oracle. `Cache-Control` and `Pragma` stay readable: they
+    /// are directives, and `--max-age` becomes one.
+    fn policy_request(&self, salt: &[u8; 32], view: &RequestView<'_>) -> http::request::Parts {
         let mut headers = HeaderMap::new();
         let ua = ("user-agent".to_string(), view.user_agent.to_string());
         for (n, v) in view.headers.iter().chain(std::iter::once(&ua)) {
@@ -279,7 +344,7 @@ impl HttpCache {
             let value = if plain {
                 v.clone()
             } else {
-                sha256_hex(v.as_bytes())
+                salted_hex(salt, v.as_bytes())
             };
             if let Ok(value) = HeaderValue::from_str(&value) {
                 headers.append(name, value);
@@ -324,9 +389,10 @@ impl HttpCache {
         parts
     }
 
-    /// Decide what to do for a request: serve, revalidate or fetch.
-    pub fn plan(&self, key: &str, req: &http::request::Parts) -> Plan {
-        let Some((stored, written)) = self.load(key) else {
+    /// Decide what to do for a request: serve, revalidate or fetch. A body served is cut
+    /// at `max_body` bytes (this run's cap), as a fresh one would be.
+    pub fn plan(&self, key: &str, req: &http::request::Parts, max_body: u64) -> Plan {
+        let Some((stored, written)) = self.load(key, max_body) else {
             return Plan::Miss;
         };
         let now = SystemTime::now();
@@ -400,7 +466,8 @@ impl HttpCache {
     }
 
     /// A `304` answered a revalidation: the stored copy, and the refreshed entry to write
-    /// once it is judged usable. None when the 304 does not match the stored copy.
+    /// once it is judged usable (not when this run holds only a prefix of the body). None
+    /// when the 304 does not match the stored copy.
     pub fn not_modified(
         &self,
         key: &str,
@@ -429,7 +496,8 @@ impl HttpCache {
         {
             AfterResponse::Modified(..) => None,
             AfterResponse::NotModified(policy, _) => {
-                let pending = policy.is_storable().then(|| {
+                let whole = !stored.truncated;
+                let pending = (whole && policy.is_storable()).then(|| {
                     let mut head = stored.head.clone();
                     head.policy = policy;
                     if let Some(e) = headers.get("etag").and_then(|v| v.to_str().ok()) {
@@ -446,104 +514,72 @@ impl HttpCache {
         }
     }
 
-    /// Read and check one entry; any problem is a miss.
-    fn load(&self, key: &str) -> Option<(Stored, cacache::Metadata)> {
-        let dir = &self.cfg.dir;
-        let md = cacache::metadata_sync(dir, key).ok()??;
-        let bytes = cacache::read_hash_sync(dir, &md.integrity).ok()?;
-        let stored = decode(&bytes, key)?;
-        Some((stored, md))
+    /// Read and check one entry, keeping at most `max_body` bytes of its body; any problem
+    /// is a miss. The read is bounded by the size the index recorded (at most the cache's
+    /// cap) and the whole entry is checked against its hash, whatever part is kept.
+    fn load(&self, key: &str, max_body: u64) -> Option<(Stored, IndexEntry)> {
+        let disk = self.disk()?;
+        let entry = disk.find(key)?;
+        let mut reader = disk.open_entry(&entry, self.cfg.max_bytes)?;
+        let keep = usize::try_from(max_body).unwrap_or(usize::MAX);
+        let stored = read_entry(&mut reader, key, keep, entry.size)?;
+        reader.verify().then_some((stored, entry))
     }
 
     /// Mark an entry as used now (for least-recently-used eviction), at most once a
     /// minute per entry so that a hot entry's index does not grow with every hit.
-    fn touch(&self, key: &str, md: &cacache::Metadata) {
+    fn touch(&self, key: &str, entry: &IndexEntry) {
         let now = now_ms();
-        if now.saturating_sub(md.time) < 60_000 {
+        if now.saturating_sub(entry.time) < 60_000 || entry.key != key {
             return;
         }
-        let opts = cacache::WriteOpts::new()
-            .integrity(md.integrity.clone())
-            .size(md.size)
-            .time(now);
-        if cacache::index::insert(&self.cfg.dir, key, opts).is_ok() {
-            fix_perms(&self.cfg.dir, key, None);
+        if let Some(disk) = self.disk() {
+            disk.touch(entry, now);
         }
     }
 
     /// Write an entry (atomically: temp file and rename), then keep the cache within its
     /// cap. Errors are ignored: the lookup already has its content.
     pub fn store(&self, p: Pending) {
-        let dir = &self.cfg.dir;
-        if ensure_dir(dir).is_err() {
-            return;
-        }
-        let bytes = encode(&p.head, &p.body);
-        let old = cacache::metadata_sync(dir, &p.key).ok().flatten();
-        let Some(sri) = write(dir, &p.key, &bytes) else {
+        let Some(disk) = self.disk() else {
             return;
         };
-        fix_perms(dir, &p.key, Some(&sri));
+        let bytes = encode(&p.head, &p.body);
+        let old = disk.find(&p.key);
+        let Some(sri) = disk.write(&p.key, &bytes) else {
+            return;
+        };
         // The entry superseded (a refresh): its content is this key's alone.
-        if let Some(old) = old.filter(|o| o.integrity != sri) {
-            let _ = cacache::remove_hash_sync(dir, &old.integrity);
+        if let Some(old) = old.filter(|o| o.integrity() != sri) {
+            disk.remove_content(old.integrity());
         }
-        self.account(bytes.len() as u64);
+        self.account(disk, bytes.len() as u64);
     }
 
     /// Count a write in the ledger; measure now and then, and evict when over the cap.
-    fn account(&self, written: u64) {
+    ///
+    /// The ledger is `BYTES WRITES`: the cache's size as last measured plus what was
+    /// written since, and the writes counted. Replaced by rename, so it is always whole;
+    /// two processes updating it at the same instant may lose one's count until the next
+    /// measurement (it is an estimate that the rescans correct).
+    fn account(&self, disk: &Disk, written: u64) {
         let _guard = match self.ledger.lock() {
             Ok(g) => g,
             Err(p) => p.into_inner(),
         };
-        let dir = &self.cfg.dir;
-        let path = dir.join(LEDGER);
-        let (known, writes) = std::fs::read_to_string(&path)
-            .ok()
-            .and_then(|t| {
-                let mut it = t.split_whitespace().map(str::parse::<u64>);
-                Some((it.next()?.ok()?, it.next()?.ok()?))
-            })
-            .map_or((None, 0), |(b, w)| (Some(b), w));
+        let (known, writes) = disk.ledger().map_or((None, 0), |(b, w)| (Some(b), w));
         let writes = writes.saturating_add(1);
         let total = match known {
             Some(k) if writes % RESCAN_EVERY != 0 => k.saturating_add(written),
-            _ => list(dir).iter().map(|e| e.size as u64).sum(),
+            _ => disk.list().iter().map(|e| e.size).sum(),
         };
         let total = if total > self.cfg.max_bytes {
-            evict(dir, self.cfg.max_bytes / 10 * 9)
+            evict(disk, self.cfg.max_bytes / 10 * 9)
         } else {
             total
         };
-        let tmp = dir.join(format!("{LEDGER}.{}.tmp", std::process::id()));
-        let mut o = std::fs::OpenOptions::new();
-        o.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            o.mode(0o600);
-        }
-        let ok = o.open(&tmp).and_then(|mut f| {
-            std::io::Write::write_all(&mut f, format!("{total} {writes}\n").as_bytes())
-        });
-        if ok.is_ok() {
-            let _ = std::fs::rename(&tmp, &path);
-        } else {
-            let _ = std::fs::remove_file(&tmp);
-        }
+        disk.set_ledger(total, writes);
     }
-}
-
-/// Write one blob under `key`, its size recorded in the index (for the size cap).
-fn write(dir: &Path, key: &str, bytes: &[u8]) -> Option<cacache::Integrity> {
-    use std::io::Write as _;
-    let mut w = cacache::WriteOpts::new()
-        .size(bytes.len())
-        .open_sync(dir, key)
-        .ok()?;
-    w.write_all(bytes).ok()?;
-    w.commit().ok()
 }
 
 fn now_ms() -> u128 {
@@ -563,154 +599,62 @@ fn encode(head: &EntryHead, body: &[u8]) -> Vec<u8> {
     out
 }
 
-fn decode(bytes: &[u8], key: &str) -> Option<Stored> {
-    let rest = bytes.strip_prefix(MAGIC.as_slice())?;
-    let len_bytes: [u8; 4] = rest.get(..4)?.try_into().ok()?;
-    let len = u32::from_le_bytes(len_bytes) as usize;
-    let head_bytes = rest.get(4..4usize.checked_add(len)?)?;
-    let body = rest.get(4 + len..)?;
-    let head: EntryHead = serde_json::from_slice(head_bytes).ok()?;
-    if head.key != key || head.body_len != body.len() {
+/// Read one entry (`MAGIC`, the head's length, the head, the body) from `r`, keeping at
+/// most `keep` bytes of the body; `size` is the entry's recorded length, which the parts
+/// must add up to. The caller checks the hash of the whole afterwards.
+fn read_entry(mut r: impl Read, key: &str, keep: usize, size: u64) -> Option<Stored> {
+    let mut magic = [0u8; 8];
+    r.read_exact(&mut magic).ok()?;
+    if &magic != MAGIC {
         return None;
     }
+    let mut len = [0u8; 4];
+    r.read_exact(&mut len).ok()?;
+    let len = u32::from_le_bytes(len) as usize;
+    if len > MAX_HEAD {
+        return None;
+    }
+    let mut head_bytes = vec![0u8; len];
+    r.read_exact(&mut head_bytes).ok()?;
+    let head: EntryHead = serde_json::from_slice(&head_bytes).ok()?;
+    let parts = (MAGIC.len() + 4 + len) as u64 + head.body_len as u64;
+    if head.key != key || parts != size {
+        return None;
+    }
+    let kept = head.body_len.min(keep);
+    let mut body = Vec::with_capacity(kept);
+    (&mut r).take(kept as u64).read_to_end(&mut body).ok()?;
+    if body.len() != kept {
+        return None;
+    }
+    let truncated = head.body_len > kept;
     Some(Stored {
         head,
-        body: body.to_vec(),
+        body,
+        truncated,
     })
-}
-
-/// Create the cache directory, 0700.
-pub fn ensure_dir(dir: &Path) -> std::io::Result<()> {
-    if dir.is_dir() {
-        return Ok(());
-    }
-    let mut b = std::fs::DirBuilder::new();
-    b.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        b.mode(0o700);
-    }
-    b.create(dir)
-}
-
-/// cacache creates its files and folders with the process's default modes: narrow them
-/// to 0600 and 0700 (the cache dir is 0700 already; this keeps it so if it is moved).
-#[cfg(unix)]
-fn fix_perms(dir: &Path, key: &str, sri: Option<&cacache::Integrity>) {
-    use sha1::{Digest as _, Sha1};
-    use std::os::unix::fs::PermissionsExt;
-    let set = |p: &Path, mode: u32| {
-        if let Ok(m) = std::fs::metadata(p) {
-            if m.permissions().mode() & 0o777 != mode {
-                let _ = std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode));
-            }
-        }
-    };
-    let walk = |root: &str, parts: &[&str]| {
-        let mut p = dir.join(root);
-        set(&p, 0o700);
-        for (i, part) in parts.iter().enumerate() {
-            p.push(part);
-            set(&p, if i + 1 == parts.len() { 0o600 } else { 0o700 });
-        }
-    };
-    // The index bucket: index-v5/aa/bb/rest of the SHA-1 of the key (cacache's layout).
-    let hashed = hex::encode(Sha1::digest(key.as_bytes()));
-    walk("index-v5", &[&hashed[0..2], &hashed[2..4], &hashed[4..]]);
-    if let Some(sri) = sri {
-        let (algo, hex) = sri.to_hex();
-        let algo = algo.to_string();
-        walk(
-            "content-v2",
-            &[algo.as_str(), &hex[0..2], &hex[2..4], &hex[4..]],
-        );
-        set(&dir.join("tmp"), 0o700);
-    }
-}
-
-#[cfg(not(unix))]
-fn fix_perms(_dir: &Path, _key: &str, _sri: Option<&cacache::Integrity>) {}
-
-/// Every live entry of the index. A damaged index line is skipped by cacache; a panic in
-/// its parser (a hand-crafted line) is an empty listing, never a crash.
-fn list(dir: &Path) -> Vec<cacache::Metadata> {
-    if !dir.join("index-v5").is_dir() {
-        return Vec::new();
-    }
-    std::panic::catch_unwind(|| cacache::list_sync(dir).filter_map(Result::ok).collect())
-        .unwrap_or_default()
 }
 
 /// Remove the least recently used entries until at most `target` bytes remain; returns
 /// what remains.
-fn evict(dir: &Path, target: u64) -> u64 {
-    let mut entries = list(dir);
-    let mut total: u64 = entries.iter().map(|e| e.size as u64).sum();
+fn evict(disk: &Disk, target: u64) -> u64 {
+    let mut entries = disk.list();
+    let mut total: u64 = entries.iter().map(|e| e.size).sum();
     entries.sort_by_key(|e| e.time);
     for e in entries {
         if total <= target {
             break;
         }
-        let _ = cacache::RemoveOpts::new()
-            .remove_fully(true)
-            .remove_sync(dir, &e.key);
-        total = total.saturating_sub(e.size as u64);
+        disk.remove(&e);
+        total = total.saturating_sub(e.size);
     }
     total
-}
-
-/// What `vetch cache info` reports.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct CacheInfo {
-    pub dir: PathBuf,
-    pub entries: u64,
-    /// Every file under the directory (entries, index and leftovers), in bytes.
-    pub bytes: u64,
-}
-
-/// Bytes of every file under `p` (links not followed, `p` itself included).
-fn disk_usage(p: &Path) -> u64 {
-    walkdir::WalkDir::new(p)
-        .follow_root_links(false)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter_map(|e| e.metadata().ok())
-        .filter(|m| !m.is_dir())
-        .map(|m| m.len())
-        .sum()
-}
-
-/// The directory, its entry count and size. A missing directory is an empty cache.
-pub fn info(dir: &Path) -> CacheInfo {
-    CacheInfo {
-        dir: dir.to_path_buf(),
-        entries: list(dir).len() as u64,
-        bytes: disk_usage(dir),
-    }
-}
-
-/// The folders cacache writes (and the size ledger); `clear` removes these and nothing
-/// else, so a cache dir pointed at a folder that holds other files never loses them.
-const STORE_PARTS: &[&str] = &["content-v2", "index-v5", "tmp", LEDGER];
-
-/// Empty the cache; returns what was there.
-pub fn clear(dir: &Path) -> std::io::Result<CacheInfo> {
-    let before = info(dir);
-    for part in STORE_PARTS {
-        let p = dir.join(part);
-        if p.is_dir() {
-            std::fs::remove_dir_all(&p)?;
-        } else if p.exists() {
-            std::fs::remove_file(&p)?;
-        }
-    }
-    Ok(before)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn cache(dir: &Path) -> HttpCache {
         HttpCache::new(CacheConfig {
@@ -755,23 +699,29 @@ mod tests {
         }
     }
 
+    /// The key and the policy request of `v`.
+    fn req(c: &HttpCache, v: &RequestView<'_>) -> (String, http::request::Parts) {
+        c.request(v).expect("an open cache")
+    }
+
     /// Store a response for `url` and return the plan of a second identical request.
     fn round_trip(c: &HttpCache, url: &str, res: &[(&str, &str)]) -> Plan {
         let v = view(url, &[]);
-        let k = key(&v);
-        let req = c.policy_request(&v);
+        let (k, req) = req(c, &v);
         let h = headers(res);
         if let Some(p) = c.offer(&k, &req, offer(&h, b"<p>hello</p>")) {
             c.store(p);
         }
-        c.plan(&k, &req)
+        c.plan(&k, &req, u64::MAX)
     }
 
     #[test]
-    fn key_covers_provider_url_and_every_header() {
+    fn key_covers_salt_provider_url_and_every_header() {
         let none: Vec<(String, String)> = vec![];
         let a = vec![("Authorization".to_string(), "Bearer one".to_string())];
         let b = vec![("Authorization".to_string(), "Bearer two".to_string())];
+        let salt = [7u8; 32];
+        let key = |v: &RequestView<'_>| key(&salt, v);
         let base = key(&view("https://a.example/", &none));
         assert_ne!(base, key(&view("https://a.example/x", &none)));
         assert_ne!(base, key(&view("https://a.example/", &a)));
@@ -787,6 +737,47 @@ mod tests {
         assert_ne!(base, key(&looser));
         assert_eq!(base, key(&view("https://a.example/", &none)));
         assert_eq!(base.len(), 64);
+        // Another cache, another salt: another key for the same request.
+        assert_ne!(
+            base,
+            super::key(&[8u8; 32], &view("https://a.example/", &none))
+        );
+    }
+
+    /// The stored policy keeps no header value, and no hash a dictionary could match
+    /// without the cache's salt (the unsalted SHA-256 of `admin:hunter2` was there).
+    #[test]
+    fn header_hashes_are_salted_per_cache() {
+        let basic = "Basic YWRtaW46aHVudGVyMg==";
+        let hs = vec![("Authorization".to_string(), basic.to_string())];
+        let v = view("https://a.example/", &hs);
+        let unsalted = sha2_hex(basic.as_bytes());
+        let one = tempfile::tempdir().unwrap();
+        let two = tempfile::tempdir().unwrap();
+        let (c1, c2) = (cache(one.path()), cache(two.path()));
+        let seen = |c: &HttpCache| {
+            let (_, parts) = req(c, &v);
+            parts.headers["authorization"].to_str().unwrap().to_string()
+        };
+        let (h1, h2) = (seen(&c1), seen(&c2));
+        assert_eq!(h1.len(), 64);
+        assert_ne!(h1, unsalted);
+        assert_ne!(h1, h2, "each cache has its own salt");
+        assert_eq!(h1, seen(&cache(one.path())), "and keeps it");
+        // Nor is the unsalted hash anywhere in what is written.
+        let (k, preq) = req(&c1, &v);
+        let h = headers(&[("vary", "authorization")]);
+        c1.store(c1.offer(&k, &preq, offer(&h, b"page")).unwrap());
+        for f in files(one.path()) {
+            let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
+            assert!(!text.contains(&unsalted), "{}", f.display());
+            assert!(!text.contains(basic), "{}", f.display());
+        }
+        assert!(matches!(c1.plan(&k, &preq, u64::MAX), Plan::Hit { .. }));
+    }
+
+    fn sha2_hex(b: &[u8]) -> String {
+        hex::encode(Sha256::digest(b))
     }
 
     #[test]
@@ -834,26 +825,60 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let c = cache(dir.path());
         let v = view("https://a.example/r", &[]);
-        let k = key(&v);
-        let req = c.policy_request(&v);
+        let (k, req) = req(&c, &v);
         let h = headers(&[("cache-control", "max-age=0"), ("etag", "\"v1\"")]);
         c.store(c.offer(&k, &req, offer(&h, b"stored body")).unwrap());
-        let Plan::Revalidate { stored, .. } = c.plan(&k, &req) else {
+        let Plan::Revalidate { stored, .. } = c.plan(&k, &req, u64::MAX) else {
             panic!("expected a revalidation")
         };
         let h304 = headers(&[("cache-control", "max-age=600"), ("etag", "\"v1\"")]);
         let (served, pending) = c.not_modified(&k, &req, stored, &h304).unwrap();
         assert_eq!(served.body, b"stored body");
         c.store(pending.unwrap());
-        assert!(matches!(c.plan(&k, &req), Plan::Hit { .. }));
+        assert!(matches!(c.plan(&k, &req, u64::MAX), Plan::Hit { .. }));
         // A 304 whose validator is another: the stored copy is not the one it speaks of.
-        let Plan::Hit { stored, .. } = c.plan(&k, &req) else {
+        let Plan::Hit { stored, .. } = c.plan(&k, &req, u64::MAX) else {
             panic!()
         };
         let other = headers(&[("etag", "\"v2\"")]);
         assert!(c.not_modified(&k, &req, stored.clone(), &other).is_none());
         // A 304 that names no validator speaks of the copy the request was made from.
         assert!(c.not_modified(&k, &req, stored, &headers(&[])).is_some());
+        // A run whose cap holds only a prefix serves it, but never writes the prefix back.
+        let Plan::Hit { stored, .. } = c.plan(&k, &req, 6) else {
+            panic!()
+        };
+        assert_eq!(
+            (stored.body.as_slice(), stored.truncated()),
+            (&b"stored"[..], true)
+        );
+        let (served, pending) = c.not_modified(&k, &req, stored, &h304).unwrap();
+        assert!(served.truncated() && pending.is_none());
+    }
+
+    /// A hit obeys the run's body cap as a fresh response would: cut at the cap, marked.
+    #[test]
+    fn a_hit_is_cut_at_the_runs_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = cache(dir.path());
+        let v = view("https://a.example/cap", &[]);
+        let (k, req) = req(&c, &v);
+        let body = vec![b'x'; 10_000];
+        c.store(c.offer(&k, &req, offer(&headers(&[]), &body)).unwrap());
+        for (cap, kept, cut) in [
+            (1024, 1024, true),
+            (10_000, 10_000, false),
+            (u64::MAX, 10_000, false),
+        ] {
+            let Plan::Hit { stored, .. } = c.plan(&k, &req, cap) else {
+                panic!("{cap}")
+            };
+            assert_eq!(
+                (stored.body.len(), stored.truncated()),
+                (kept, cut),
+                "{cap}"
+            );
+        }
     }
 
     #[test]
@@ -862,14 +887,13 @@ mod tests {
         let mut cfg = cache(dir.path()).cfg;
         let plain = HttpCache::new(cfg.clone());
         let v = view("https://a.example/m", &[]);
-        let k = key(&v);
         let h = headers(&[("cache-control", "max-age=3600"), ("etag", "\"e\"")]);
-        let req = plain.policy_request(&v);
+        let (k, req) = req(&plain, &v);
         plain.store(plain.offer(&k, &req, offer(&h, b"x")).unwrap());
         cfg.max_age = Some(Duration::ZERO);
         let zero = HttpCache::new(cfg.clone());
         assert!(matches!(
-            zero.plan(&k, &zero.policy_request(&v)),
+            zero.plan(&k, &self::req(&zero, &v).1, u64::MAX),
             Plan::Revalidate { .. }
         ));
         // A long --max-age serves a copy the server called stale.
@@ -878,7 +902,7 @@ mod tests {
         cfg.max_age = Some(Duration::from_secs(3600));
         let long = HttpCache::new(cfg);
         assert!(matches!(
-            long.plan(&k, &long.policy_request(&v)),
+            long.plan(&k, &self::req(&long, &v).1, u64::MAX),
             Plan::Hit { .. }
         ));
     }
@@ -888,19 +912,20 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let c = cache(dir.path());
         let v = view("https://a.example/c", &[]);
-        let k = key(&v);
-        let req = c.policy_request(&v);
+        let (k, req) = req(&c, &v);
         let h = headers(&[]);
         c.store(c.offer(&k, &req, offer(&h, b"body")).unwrap());
-        assert!(matches!(c.plan(&k, &req), Plan::Hit { .. }));
-        // Flip bytes in every content file: the integrity check fails.
+        assert!(matches!(c.plan(&k, &req, u64::MAX), Plan::Hit { .. }));
+        // Flip bytes in every content file (same length): the integrity check fails.
         for f in files(dir.path()) {
             if f.to_string_lossy().contains("content-v2") {
-                std::fs::write(&f, b"garbage").unwrap();
+                let len = std::fs::metadata(&f).unwrap().len() as usize;
+                std::fs::write(&f, vec![b'g'; len]).unwrap();
             }
         }
-        assert!(matches!(c.plan(&k, &req), Plan::Miss));
+        assert!(matches!(c.plan(&k, &req, u64::MAX), Plan::Miss));
         // Bytes that are not an entry at all.
+        let decode = |b: &[u8], key: &str| read_entry(b, key, usize::MAX, b.len() as u64);
         assert!(decode(b"vetchc1\n\xff\xff\xff\xff", &k).is_none());
         assert!(decode(b"", &k).is_none());
         // An entry written under another key is not served for this one.
@@ -910,6 +935,8 @@ mod tests {
         );
         assert!(decode(&bytes, &k).is_some());
         assert!(decode(&bytes, "another").is_none());
+        // Nor one whose parts do not add up to the length the index recorded.
+        assert!(read_entry(&bytes[..], &k, usize::MAX, bytes.len() as u64 + 1).is_none());
     }
 
     fn files(dir: &Path) -> Vec<PathBuf> {
@@ -930,8 +957,7 @@ mod tests {
         let url = format!("https://reader.example/?key={secret}");
         let hs = vec![("Authorization".to_string(), format!("Bearer {secret}"))];
         let v = view(&url, &hs);
-        let k = key(&v);
-        let req = c.policy_request(&v);
+        let (k, req) = req(&c, &v);
         let h = headers(&[("set-cookie", "session=abc"), ("etag", "\"1\"")]);
         let mut o = offer(&h, b"page");
         o.final_url = Some("https://reader.example/?key=[REDACTED]".into());
@@ -969,24 +995,20 @@ mod tests {
         for i in 0..4u128 {
             let url = format!("https://a.example/{i}");
             let v = view(&url, &[]);
-            let k = key(&v);
-            let req = c.policy_request(&v);
+            let (k, req) = req(&c, &v);
             let h = headers(&[]);
             c.store(c.offer(&k, &req, offer(&h, &body)).unwrap());
             // Last use: entry 0 oldest, entry 3 newest (no waiting for the clock).
-            let md = cacache::metadata_sync(dir.path(), &k).unwrap().unwrap();
-            let opts = cacache::WriteOpts::new()
-                .integrity(md.integrity)
-                .size(md.size)
-                .time(1_000 + i);
-            cacache::index::insert(dir.path(), &k, opts).unwrap();
+            let disk = c.disk().unwrap();
+            disk.touch(&disk.find(&k).unwrap(), 1_000 + i);
+            assert_eq!(disk.find(&k).unwrap().time, 1_000 + i);
             keys.push((k, req));
         }
-        let left = evict(dir.path(), 250_000);
+        let left = evict(c.disk().unwrap(), 250_000);
         assert!(left <= 250_000, "{left}");
         let present: Vec<bool> = keys
             .iter()
-            .map(|(k, r)| matches!(c.plan(k, r), Plan::Hit { .. }))
+            .map(|(k, r)| matches!(c.plan(k, r, u64::MAX), Plan::Hit { .. }))
             .collect();
         assert_eq!(present, [false, false, true, true]);
         let cleared = clear(dir.path()).unwrap();

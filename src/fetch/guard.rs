@@ -65,8 +65,9 @@ const V6_V4_COMPATIBLE: Ipv6Net = v6net([0; 8], 96);
 const V6_V4_TRANSLATED: Ipv6Net = v6net([0, 0, 0, 0, 0xffff, 0, 0, 0], 96);
 /// NAT64 well-known prefix 64:ff9b::/96.
 const V6_NAT64: Ipv6Net = v6net([0x64, 0xff9b, 0, 0, 0, 0, 0, 0], 96);
-/// NAT64 local-use prefix 64:ff9b:1::/48 (RFC 8215); the IPv4 address is in the last 32
-/// bits, as in the well-known prefix.
+/// NAT64 local-use prefix 64:ff9b:1::/48 (RFC 8215): not global. An operator may cut it
+/// into a /48, /56, /64 or /96 NAT64 prefix, and RFC 6052 places the IPv4 address
+/// differently in each (see [`nat64_local_class`]).
 const V6_NAT64_LOCAL: Ipv6Net = v6net([0x64, 0xff9b, 1, 0, 0, 0, 0, 0], 48);
 /// 6to4 2002::/16 (the IPv4 address is in bits 16..48).
 const V6_6TO4: Ipv6Net = v6net([0x2002, 0, 0, 0, 0, 0, 0, 0], 16);
@@ -85,7 +86,8 @@ const V6_GLOBAL_UNICAST: Ipv6Net = v6net([0x2000, 0, 0, 0, 0, 0, 0, 0], 3);
 ///
 /// IPv4-mapped (`::ffff:a.b.c.d`), IPv4-compatible (`::a.b.c.d`), SIIT-translated
 /// (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::/96`) and 6to4 (`2002::/16`) IPv6 forms are
-/// classified as the IPv4 address they embed (so they are public when it is).
+/// classified as the IPv4 address they embed (so they are public when it is); the
+/// local-use NAT64 prefix `64:ff9b:1::/48` is never public ([`nat64_local_class`]).
 pub fn classify_ip(ip: IpAddr) -> Option<AddrClass> {
     match ip {
         IpAddr::V4(v4) => classify_v4(v4),
@@ -127,11 +129,7 @@ fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
     }
     let o = ip.octets();
     let low = Ipv4Addr::new(o[12], o[13], o[14], o[15]);
-    if V6_V4_COMPATIBLE.contains(&ip)
-        || V6_V4_TRANSLATED.contains(&ip)
-        || V6_NAT64.contains(&ip)
-        || V6_NAT64_LOCAL.contains(&ip)
-    {
+    if V6_V4_COMPATIBLE.contains(&ip) || V6_V4_TRANSLATED.contains(&ip) || V6_NAT64.contains(&ip) {
         Some(low)
     } else if V6_6TO4.contains(&ip) {
         Some(Ipv4Addr::new(o[2], o[3], o[4], o[5]))
@@ -140,12 +138,37 @@ fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
     }
 }
 
+/// The class of an address in the local-use NAT64 prefix 64:ff9b:1::/48, which is never
+/// public. Where its IPv4 address sits depends on the prefix length the operator chose
+/// (RFC 6052 §2.2: octets 6-7 and 9-10 for a /48, 7 and 9-11 for a /56, 9-12 for a /64,
+/// 12-15 for a /96; octet 8 is always skipped), and vetch cannot know it. So: cloud
+/// metadata when any layout embeds a metadata address (that stays refused under
+/// `allow_private`); else the class of the /96 layout's address when that is refused;
+/// else `Reserved`, like the rest of the IPv6 space outside 2000::/3.
+fn nat64_local_class(ip: Ipv6Addr) -> AddrClass {
+    let o = ip.octets();
+    let layouts = [
+        [o[12], o[13], o[14], o[15]],
+        [o[9], o[10], o[11], o[12]],
+        [o[7], o[9], o[10], o[11]],
+        [o[6], o[7], o[9], o[10]],
+    ]
+    .map(Ipv4Addr::from);
+    if layouts.iter().any(|v4| METADATA_V4.contains(v4)) {
+        return AddrClass::Metadata;
+    }
+    classify_v4(layouts[0]).unwrap_or(AddrClass::Reserved)
+}
+
 fn classify_v6(ip: Ipv6Addr) -> Option<AddrClass> {
     if ip.is_unspecified() {
         return Some(AddrClass::Unspecified);
     }
     if ip.is_loopback() {
         return Some(AddrClass::Loopback);
+    }
+    if V6_NAT64_LOCAL.contains(&ip) {
+        return Some(nat64_local_class(ip));
     }
     if let Some(v4) = embedded_v4(ip) {
         return classify_v4(v4);
@@ -781,6 +804,59 @@ mod tests {
                 assert_eq!(classify_ip(IpAddr::V6(form)), want, "{form} for {text}");
             }
         }
+    }
+
+    /// The local-use NAT64 prefix 64:ff9b:1::/48 (RFC 8215) is not global space: refused
+    /// whatever it embeds, and as cloud metadata (kept under allow_private) when any RFC
+    /// 6052 layout an operator may cut it into (/48, /56, /64, /96) embeds a metadata
+    /// address. Before, only the last 32 bits were read, so the /48 and /64 layouts of
+    /// 127.0.0.1 or 169.254.169.254, with a public address in the last 32 bits, passed.
+    #[test]
+    fn nat64_local_use_prefix_is_refused_in_every_layout() {
+        let open = NetworkPolicy {
+            allow_private: true,
+            ..Default::default()
+        };
+        let rows: &[(&str, AddrClass, Option<AddrClass>)] = &[
+            // /48 layout of 127.0.0.1 (octets 6-7 and 9-10), 8.8.8.8 in the last 32 bits
+            ("64:ff9b:1:7f00:0:100:808:808", Reserved, None),
+            // /64 layout of 127.0.0.1 (octets 9-12)
+            ("64:ff9b:1:0:7f:0:100:808", Reserved, None),
+            // a public address in the /96 layout: still local-use space
+            ("64:ff9b:1::808:808", Reserved, None),
+            // /48, /56 and /64 layouts of 169.254.169.254: metadata, even under allow_private
+            ("64:ff9b:1:a9fe:a9:fe00:808:808", Metadata, Some(Metadata)),
+            ("64:ff9b:1:a9:fe:a9fe:808:808", Metadata, Some(Metadata)),
+            ("64:ff9b:1:0:a9:fea9:fe08:808", Metadata, Some(Metadata)),
+            // the /96 layout keeps the class of what it embeds
+            ("64:ff9b:1::7f00:1", Loopback, None),
+            ("64:ff9b:1::a9fe:a9fe", Metadata, Some(Metadata)),
+        ];
+        for &(text, by_default, under_allow_private) in rows {
+            assert_eq!(classify_ip(ip(text)), Some(by_default), "{text}");
+            let u = url(&format!("http://[{text}]/"));
+            assert_eq!(
+                NetworkPolicy::default()
+                    .check_url(&u, true)
+                    .err()
+                    .and_then(|r| r.class()),
+                Some(by_default),
+                "{text}"
+            );
+            assert_eq!(
+                open.check_url(&u, true).err().and_then(|r| r.class()),
+                under_allow_private,
+                "{text} under allow_private"
+            );
+        }
+        // The well-known prefix is used only as a /96: its last 32 bits decide.
+        assert_eq!(classify_ip(ip("64:ff9b::808:808")), None);
+        assert_eq!(classify_ip(ip("64:ff9b::a00:1")), Some(Private));
+        // Outside the /96, the rest of 64:ff9b::/32 is not global either.
+        assert_eq!(
+            classify_ip(ip("64:ff9b:0:7f00:0:100:808:808")),
+            Some(Reserved)
+        );
     }
 
     #[test]

@@ -382,15 +382,14 @@ async fn cached_get(
         let (fetched, final_url) = http::send(req, deadline, budget, max_body).await?;
         return Ok((fetched, final_url, None));
     };
-    if cache.bypass() {
+    // `--no-cache`, or a cache directory refused as not this user's alone.
+    let Some((key, preq)) = cache.request(view) else {
         let (fetched, final_url) = http::send(req, deadline, budget, max_body).await?;
         return Ok((fetched, final_url, Some(CacheNote::bypass())));
-    }
-    let key = cache::key(view);
-    let preq = cache.policy_request(view);
+    };
     let plan = {
         let (c, k, r) = (cache.clone(), key.clone(), preq.clone());
-        tokio::task::spawn_blocking(move || c.plan(&k, &r))
+        tokio::task::spawn_blocking(move || c.plan(&k, &r, max_body))
             .await
             .unwrap_or(Plan::Miss)
     };
@@ -400,11 +399,12 @@ async fn cached_get(
             pending,
         })
     };
-    let served = |stored: &cache::Stored| Fetched {
+    // A stored body longer than this run's cap comes cut at the cap, as a fresh one would.
+    let served = |stored: cache::Stored| Fetched {
         http_status: Some(stored.status()),
         content_type: stored.content_type().map(str::to_string),
-        body: stored.body.clone(),
-        truncated: false,
+        truncated: stored.truncated(),
+        body: stored.body,
     };
     // The request without conditions, kept for a 304 that does not match the stored copy.
     let plain = req.try_clone();
@@ -412,7 +412,7 @@ async fn cached_get(
         Plan::Hit { stored, age } => {
             let url = stored.final_url(view.url);
             return Ok((
-                served(&stored),
+                served(stored),
                 url,
                 note(CacheStatus::Hit, age.as_secs(), None),
             ));
@@ -434,7 +434,7 @@ async fn cached_get(
         if let Some((stored, pending)) = cache.not_modified(&key, &preq, stored, &landed.headers) {
             let url = stored.final_url(view.url);
             return Ok((
-                served(&stored),
+                served(stored),
                 url,
                 note(CacheStatus::Revalidated, 0, pending),
             ));

@@ -105,6 +105,11 @@ fn engine(settings: Settings, printer: &Printer) -> Engine {
     let cache = settings
         .cache_config()
         .map(|c| Arc::new(crate::fetch::cache::HttpCache::new(c)));
+    if let Some(why) = cache.as_ref().and_then(|c| c.refused()) {
+        if verbose {
+            printer.diag(&format!("cache: not used: {why}"));
+        }
+    }
     let mut engine = Engine::new(Arc::new(settings));
     if let Some(cache) = cache {
         engine = engine.with_cache(cache);

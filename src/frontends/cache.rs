@@ -1,6 +1,7 @@
 //! `vetch cache info` and `vetch cache clear`: where the private HTTP cache lives, how much
-//! it holds, and emptying it. Reads the directory only; never prints an entry's key or
-//! content (keys are hashes anyway).
+//! it holds, whether it is refused (a directory not this user's alone), and emptying it.
+//! Reads the directory only; never prints an entry's key or content (keys are hashes
+//! anyway).
 
 use serde_json::json;
 
@@ -33,10 +34,16 @@ pub fn run(s: &Settings, action: &CacheAction, printer: &Printer) -> Result<Done
                     "bytes": info.bytes,
                     "max_size_mb": section.max_size_mb,
                     "default_ttl_secs": section.default_ttl_secs,
+                    "refused": info.refused,
                 }));
             } else {
+                let refused = info
+                    .refused
+                    .as_deref()
+                    .map(|why| format!("refused: {why}; lookups run without the cache\n"))
+                    .unwrap_or_default();
                 let _ = printer.text(&format!(
-                    "dir: {}\nenabled: {}\nentries: {}\nsize: {} ({} bytes) of {} MB\ndefault ttl: {} s\n",
+                    "dir: {}\n{refused}enabled: {}\nentries: {}\nsize: {} ({} bytes) of {} MB\ndefault ttl: {} s\n",
                     info.dir.display(),
                     if section.enabled { "yes" } else { "no" },
                     info.entries,
@@ -49,6 +56,7 @@ pub fn run(s: &Settings, action: &CacheAction, printer: &Printer) -> Result<Done
             Ok(Done::Success)
         }
         CacheAction::Clear => {
+            // A refused directory is not emptied: what is in it is not vetch's to remove.
             let before = cache::clear(dir).map_err(|e| {
                 AppError::Usage(format!("cannot clear the cache in {}: {e}", dir.display()))
             })?;

@@ -128,10 +128,13 @@ impl std::str::FromStr for Header {
         if name.is_empty() || reqwest::header::HeaderName::from_bytes(name.as_bytes()).is_err() {
             return Err(format!(
                 "'{}' is not a valid header name",
-                crate::model::receipt::clip_chars(name, 40)
+                crate::model::receipt::clip_chars(name, 40).escape_debug()
             ));
         }
         let value = value.trim();
+        if let Some(why) = crate::settings::config::control_char(value) {
+            return Err(format!("header '{name}': {why}"));
+        }
         if reqwest::header::HeaderValue::from_str(value).is_err() {
             return Err(format!(
                 "the value of header '{name}' has characters a header cannot carry"
@@ -141,6 +144,69 @@ impl std::str::FromStr for Header {
             name: name.to_string(),
             value: value.to_string(),
         })
+    }
+}
+
+/// A flag's error that does not quote the value: clap's own message (`invalid value '...'
+/// for ...`) would print a header's credential, or a CR/LF that forges a line, on stderr,
+/// which the redactor never sees (clap writes it before there is a printer).
+fn unquoted_error(cmd: &clap::Command, flag: &str, why: &str) -> clap::Error {
+    clap::Error::raw(
+        clap::error::ErrorKind::InvalidValue,
+        format!("{flag}: {why}\n"),
+    )
+    .with_cmd(cmd)
+}
+
+/// The flag's value as UTF-8, or an error that says so without quoting it.
+fn utf8_value<'a>(
+    cmd: &clap::Command,
+    flag: &str,
+    value: &'a std::ffi::OsStr,
+) -> Result<&'a str, clap::Error> {
+    value
+        .to_str()
+        .ok_or_else(|| unquoted_error(cmd, flag, "is not valid UTF-8"))
+}
+
+/// Parses `-H 'Name: value'` ([`Header`]'s rules), with errors that never quote the value.
+#[derive(Debug, Clone, Copy)]
+pub struct HeaderParser;
+
+impl clap::builder::TypedValueParser for HeaderParser {
+    type Value = Header;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Header, clap::Error> {
+        utf8_value(cmd, "-H/--header", value)?
+            .parse()
+            .map_err(|why: String| unquoted_error(cmd, "-H/--header", &why))
+    }
+}
+
+/// Parses `--user-agent UA`: no control character but tab, as in the config file's
+/// `user_agent` (a CR or LF would split every request it is sent with).
+#[derive(Debug, Clone, Copy)]
+pub struct UserAgentParser;
+
+impl clap::builder::TypedValueParser for UserAgentParser {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        let v = utf8_value(cmd, "--user-agent", value)?;
+        if let Some(why) = crate::settings::config::control_char(v) {
+            return Err(unquoted_error(cmd, "--user-agent", &why));
+        }
+        Ok(v.to_string())
     }
 }
 
@@ -165,7 +231,7 @@ impl std::str::FromStr for Seconds {
 #[derive(Debug, Clone, Args, Default, PartialEq)]
 pub struct RunArgs {
     /// Add a request header to http providers' requests (repeatable): -H 'Name: value'
-    #[arg(short = 'H', long = "header", value_name = "'NAME: VALUE'")]
+    #[arg(short = 'H', long = "header", value_name = "'NAME: VALUE'", value_parser = HeaderParser)]
     pub headers: Vec<Header>,
     /// Time allowed for one attempt, in seconds (overrides lookup.attempt_timeout_secs)
     #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
@@ -174,7 +240,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub deadline: Option<Seconds>,
     /// User-Agent for http and template providers (overrides network.user_agent)
-    #[arg(long, value_name = "UA")]
+    #[arg(long, value_name = "UA", value_parser = UserAgentParser)]
     pub user_agent: Option<String>,
     /// Do not use the HTTP cache for this run: neither read nor write it
     #[arg(long, conflicts_with = "max_age")]

@@ -18,9 +18,10 @@
 //!
 //! stdout carries protocol frames only: rmcp is the only writer there, and it writes values
 //! the engine has already redacted. Diagnostics go to stderr through [`Printer::diag`]. Each
-//! request runs in its own task (rmcp spawns them), so slow lookups do not hold up others. At
-//! the end of stdin rmcp answers what is in flight and the server returns `Ok`, so the
-//! process exits 0.
+//! request runs in its own task (rmcp spawns them), so slow lookups do not hold up others;
+//! at most `[mcp] max_calls_in_flight` lookups run at once and further calls wait for a
+//! slot, so a flood of calls costs bounded memory. At the end of stdin rmcp answers what is
+//! in flight and the server returns `Ok`, so the process exits 0.
 
 use std::sync::Arc;
 
@@ -51,15 +52,22 @@ struct Server {
     printer: Printer,
     tool: Tool,
     in_flight: Arc<InFlight>,
+    /// `[mcp] max_calls_in_flight` permits: a lookup runs only while it holds one. rmcp
+    /// spawns a task for every request as it arrives, so without this bound 400 calls on
+    /// 2 MiB pages held 400 bodies at once (1.7 GiB).
+    slots: Arc<tokio::sync::Semaphore>,
+    max_calls: usize,
 }
 
-/// Tool calls still running. At the end of stdin rmcp gives running calls only a few
-/// seconds before cancelling them, less than a lookup's deadline; so the reader holds
-/// back the end of stdin until they are done (bounded by the lookup deadline).
+/// Tool calls not yet answered, running or waiting for a slot. At the end of stdin rmcp
+/// gives running calls only a few seconds before cancelling them, less than a lookup's
+/// deadline; so the reader holds back the end of stdin until they are done, for as long as
+/// calls keep ending (each runs at most one lookup deadline once it has a slot).
 #[derive(Default)]
 struct InFlight {
     count: std::sync::atomic::AtomicUsize,
-    idle: tokio::sync::Notify,
+    /// Notified each time a call ends.
+    ended: tokio::sync::Notify,
 }
 
 /// Counts one call for as long as it lives.
@@ -74,33 +82,31 @@ impl CallGuard {
 
 impl Drop for CallGuard {
     fn drop(&mut self) {
-        if self
-            .0
+        self.0
             .count
-            .fetch_sub(1, std::sync::atomic::Ordering::SeqCst)
-            == 1
-        {
-            self.0.idle.notify_waiters();
-        }
+            .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        self.0.ended.notify_waiters();
     }
 }
 
 impl InFlight {
+    /// Wait until no call is left, or until `limit` passes without any call ending (a
+    /// call that outlives its deadline by that much is not waited for). A queue of calls
+    /// waiting for slots is drained however long it is, as long as it moves.
     async fn wait_idle(self: Arc<Self>, limit: std::time::Duration) {
         // Let calls that were just dispatched start (and count themselves) first.
         for _ in 0..8 {
             tokio::task::yield_now().await;
         }
-        let _ = tokio::time::timeout(limit, async {
-            loop {
-                let notified = self.idle.notified();
-                if self.count.load(std::sync::atomic::Ordering::SeqCst) == 0 {
-                    return;
-                }
-                notified.await;
+        loop {
+            let ended = self.ended.notified();
+            if self.count.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+                return;
             }
-        })
-        .await;
+            if tokio::time::timeout(limit, ended).await.is_err() {
+                return;
+            }
+        }
     }
 }
 
@@ -453,9 +459,29 @@ impl Server {
             ));
         }
         let req = request_from_arguments(arguments);
-        // A `notifications/cancelled` for this call stops the lookup; rmcp drops the answer.
+        // Wait for a slot, then look up: the lookup's deadline starts when it runs. A
+        // `notifications/cancelled` for this call ends the wait or stops the lookup; rmcp
+        // drops the answer.
+        let run = async {
+            let _slot = match self.slots.try_acquire() {
+                Ok(slot) => Some(slot),
+                Err(_) => {
+                    if self.engine.settings().verbose() {
+                        let id = clip_chars(&context.id.to_string(), MAX_ECHO_CHARS);
+                        self.printer.diag(&format!(
+                            "mcp: call {id} waits for a free slot ({} calls are running, \
+                             [mcp] max_calls_in_flight)",
+                            self.max_calls
+                        ));
+                    }
+                    // Never closed; should it be, the call runs without a slot.
+                    self.slots.acquire().await.ok()
+                }
+            };
+            self.engine.answer(req).await
+        };
         let result = tokio::select! {
-            r = self.engine.answer(req) => r,
+            r = run => r,
             _ = context.ct.cancelled() => {
                 return Err(ErrorData::internal_error("request cancelled", None));
             }
@@ -558,15 +584,18 @@ pub async fn serve(engine: Arc<Engine>, printer: Printer) -> Result<SessionEnd, 
     let verbose = engine.settings().verbose();
     let limit = engine.settings().deadline() + std::time::Duration::from_secs(5);
     let in_flight = Arc::new(InFlight::default());
+    let slots = engine.settings().mcp_max_calls_in_flight().max(1);
     let server = Server {
         engine,
         printer: printer.clone(),
         tool: tool(),
         in_flight: in_flight.clone(),
+        slots: Arc::new(tokio::sync::Semaphore::new(slots)),
+        max_calls: slots,
     };
     if verbose {
         printer.diag(&format!(
-            "mcp: serving '{}' on stdio (vetch {})",
+            "mcp: serving '{}' on stdio (vetch {}), at most {slots} calls at once",
             spec::TOOL_NAME,
             env!("CARGO_PKG_VERSION")
         ));

@@ -146,9 +146,27 @@ pub fn use_color(stdout_is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -
     stdout_is_terminal && no_color.is_none_or(|v| v.is_empty())
 }
 
+/// One field of the `-o human` summary, kept on its line: CR, LF and tab are shown as `\r`,
+/// `\n` and `\t` (a requested URL may carry them, and a line break would let it forge a
+/// line such as `success via direct`), and every other control character and escape
+/// sequence is removed ([`strip_controls`]; a provider name from the config may hold one).
+fn field(s: &str) -> String {
+    let mut shown = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\r' => shown.push_str("\\r"),
+            '\n' => shown.push_str("\\n"),
+            '\t' => shown.push_str("\\t"),
+            c => shown.push(c),
+        }
+    }
+    strip_controls(&shown).into_owned()
+}
+
 /// `-o human`: a summary for a person (status, provider, the attempts as a table), then the
 /// text on success. Plain text unless `color`; the caller prints it through the redactor.
 /// `window` is the `-o text` cut line when the text is one window of a longer content.
+/// Every field of the summary is one line ([`field`]); the page text keeps its lines.
 pub fn human(
     r: &crate::model::receipt::Receipt,
     text: &str,
@@ -157,9 +175,10 @@ pub fn human(
     color: bool,
 ) -> String {
     // What came from outside loses its control characters here, so that the only escape
-    // sequences in the result are the colours added below.
+    // sequences in the result are the colours added below, and the only line breaks above
+    // the text are the summary's own.
     let text = &*strip_controls(text);
-    let failure = &*strip_controls(failure);
+    let failure = &field(failure);
     let paint = |code: &str, s: &str| {
         if color {
             format!("\x1b[{code}m{s}\x1b[0m")
@@ -173,20 +192,20 @@ pub fn human(
         out.push_str(&format!(
             "{} via {} ({} attempt{plural}, {} ms)\n",
             paint("1;32", "success"),
-            r.provider_used.as_deref().unwrap_or("?"),
+            field(r.provider_used.as_deref().unwrap_or("?")),
             r.attempts,
             r.elapsed_ms
         ));
     } else {
         out.push_str(&format!("{}: {failure}\n", paint("1;31", "error")));
     }
-    out.push_str(&format!("url: {}\n", strip_controls(&r.url)));
+    out.push_str(&format!("url: {}\n", field(&r.url)));
     if let Some(t) = &r.title {
-        out.push_str(&format!("title: {}\n", strip_controls(t)));
+        out.push_str(&format!("title: {}\n", field(t)));
     }
     if r.ok {
         match window {
-            Some(w) => out.push_str(w),
+            Some(w) => out.push_str(&field(w)),
             None => out.push_str(&format!("characters: {}", r.content_chars)),
         }
         out.push_str(&format!(
@@ -208,11 +227,11 @@ pub fn human(
             .map(|(i, a)| {
                 [
                     (i + 1).to_string(),
-                    a.provider.clone(),
+                    field(&a.provider),
                     a.outcome.as_str().to_string(),
                     a.http_status.map_or("-".into(), |s| s.to_string()),
                     a.elapsed_ms.to_string(),
-                    strip_controls(&a.detail).into_owned(),
+                    field(&a.detail),
                 ]
             })
             .collect();
@@ -295,6 +314,47 @@ mod tests {
         assert!(
             failed.starts_with("error: no usable content (x)"),
             "{failed}"
+        );
+    }
+
+    #[test]
+    fn human_fields_stay_on_their_lines_without_escapes() {
+        let mut r = crate::model::receipt::sample_receipt(true);
+        r.url = "https://a.example/\r\nsuccess via forged\tx".into();
+        r.title = Some("Title\nerror: forged".into());
+        r.provider_used = Some("dir\x1b[31mect\x07".into());
+        r.attempts_log.push(crate::model::receipt::AttemptRecord {
+            provider: "dir\x1b]0;title\x07ect\nforged".into(),
+            outcome: crate::model::receipt::Outcome::Ok,
+            http_status: Some(200),
+            detail: "usable\rcontent\x1b[2K".into(),
+            elapsed_ms: 1,
+        });
+        let out = human(&r, "line one\nline two", "", None, false);
+        assert!(!out.contains('\x1b') && !out.contains('\x07') && !out.contains('\r'));
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].starts_with("success via direct ("), "{out}");
+        assert!(
+            lines.contains(&"url: https://a.example/\\r\\nsuccess via forged\\tx"),
+            "{out}"
+        );
+        assert!(lines.contains(&"title: Title\\nerror: forged"), "{out}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("direct\\nforged") && l.ends_with("usable\\rcontent")),
+            "{out}"
+        );
+        assert!(!lines
+            .iter()
+            .any(|l| l.starts_with("error:") || l.starts_with("success via forged")));
+        // The page text keeps its own lines.
+        assert!(out.ends_with("line one\nline two"), "{out}");
+        let failed = crate::model::receipt::sample_receipt(false);
+        let out = human(&failed, "", "invalid input: x\nsuccess via y", None, false);
+        assert_eq!(
+            out.lines().next(),
+            Some("error: invalid input: x\\nsuccess via y")
         );
     }
 }

@@ -193,6 +193,23 @@ impl Default for CacheSection {
     }
 }
 
+/// `[mcp]`: the MCP server.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct McpSection {
+    /// Tool calls that run at once (1..=1024); further calls wait for a free slot, so a
+    /// flood of calls costs the memory of this many lookups, not of all of them.
+    pub max_calls_in_flight: usize,
+}
+
+impl Default for McpSection {
+    fn default() -> Self {
+        McpSection {
+            max_calls_in_flight: 16,
+        }
+    }
+}
+
 /// One `[[providers]]` table as written. Flat on purpose: keys that do not belong to the
 /// provider's kind are reported by name in [`resolve_provider`].
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -225,6 +242,8 @@ pub struct ConfigFile {
     pub redaction: RedactionSection,
     #[serde(default)]
     pub cache: CacheSection,
+    #[serde(default)]
+    pub mcp: McpSection,
 }
 
 /// The loaded config: sections, providers (all of them, ready or not), where it came from,
@@ -241,6 +260,8 @@ pub struct Config {
     /// `[cache]`, its `dir` made absolute (None when no directory can be found).
     pub cache: CacheSection,
     pub cache_dir: Option<PathBuf>,
+    /// `[mcp]`.
+    pub mcp: McpSection,
 }
 
 impl Config {
@@ -264,6 +285,7 @@ impl Config {
             redaction_rules: vec![],
             cache: CacheSection::default(),
             cache_dir: default_cache_dir(),
+            mcp: McpSection::default(),
         }
     }
 }
@@ -598,6 +620,14 @@ pub fn parse(
             ),
         ));
     }
+    if !(1..=1024).contains(&file.mcp.max_calls_in_flight) {
+        let key = "mcp.max_calls_in_flight".to_string();
+        return Err(err(
+            key_line(text, &key),
+            Some(key),
+            format!("{} is outside 1..=1024", file.mcp.max_calls_in_flight),
+        ));
+    }
     let cache_dir = match file.cache.dir.as_deref() {
         None => default_cache_dir(),
         Some(d) if d.trim().is_empty() => {
@@ -620,6 +650,7 @@ pub fn parse(
         redaction_rules,
         cache: file.cache,
         cache_dir,
+        mcp: file.mcp,
     })
 }
 
@@ -648,7 +679,7 @@ fn load_rules(
 /// Why a header value (or user agent) cannot be sent: CR, LF or another control character
 /// (tab aside) would split or corrupt the request, so every lookup would fail. The value is
 /// not quoted: it may hold an expanded secret.
-fn control_char(value: &str) -> Option<String> {
+pub fn control_char(value: &str) -> Option<String> {
     let c = value.chars().find(|c| c.is_control() && *c != '\t')?;
     let name = match c {
         '\r' => "a carriage return (CR)".to_string(),
@@ -1297,6 +1328,23 @@ mod tests {
         let e = parse_str("[cache]\nenabled = \"yes\"\n").unwrap_err();
         assert!(e.to_string().contains("cache.enabled"), "{e}");
         assert!(parse_str("[cache]\ndir = \"\"\n").is_err());
+    }
+
+    #[test]
+    fn mcp_section_bounds_calls_in_flight() {
+        assert_eq!(parse_str("").unwrap().mcp.max_calls_in_flight, 16);
+        let c = parse_str("[mcp]\nmax_calls_in_flight = 4\n").unwrap();
+        assert_eq!(c.mcp.max_calls_in_flight, 4);
+        for bad in ["0", "1025"] {
+            let e = parse_str(&format!("[mcp]\n\nmax_calls_in_flight = {bad}\n")).unwrap_err();
+            let msg = e.to_string();
+            assert!(
+                msg.contains(":3: mcp.max_calls_in_flight") && msg.contains("1..=1024"),
+                "{msg}"
+            );
+        }
+        let e = parse_str("[mcp]\nmax_calls = 4\n").unwrap_err();
+        assert!(e.to_string().contains("max_calls"), "{e}");
     }
 
     #[test]

@@ -273,6 +273,11 @@ impl Settings {
         })
     }
 
+    /// `[mcp] max_calls_in_flight`: tool calls `vetch mcp` runs at once (1..=1024).
+    pub fn mcp_max_calls_in_flight(&self) -> usize {
+        self.config.mcp.max_calls_in_flight
+    }
+
     /// `[cache]` as configured, and its directory (for `vetch cache`).
     pub fn cache_section(
         &self,

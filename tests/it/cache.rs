@@ -570,3 +570,148 @@ async fn an_entry_is_not_served_across_a_stricter_network_policy() {
     let (r, _) = lookup(home.path(), open.path(), &url, &[]);
     assert_eq!(cache_status(&r), "hit");
 }
+
+/// A hit obeys the run's `max_body_bytes` exactly as a fresh response would: cut at the
+/// cap and marked `truncated` (a run capped at 1 KiB got a 400,878-character stored page).
+#[tokio::test]
+async fn a_hit_is_cut_at_the_runs_body_cap_like_a_fresh_response() {
+    let server = MockServer::start().await;
+    let body = "plain words of a long stored page\n".repeat(12_000);
+    Mock::given(path("/long"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_raw(body.clone().into_bytes(), "text/plain"),
+        )
+        .expect(2)
+        .mount(&server)
+        .await;
+    let home = tempfile::tempdir().unwrap();
+    let roomy = direct();
+    let capped = config_file(&format!(
+        "[lookup]\nmax_body_bytes = 1024\n{}",
+        http_providers(&["direct"])
+    ));
+    let url = format!("{}/long", server.uri());
+    let (r, _) = lookup(home.path(), roomy.path(), &url, &[]);
+    assert_eq!(cache_status(&r), "miss");
+    assert_eq!(r["content_chars"], body.len());
+    // The stored page, served to a run capped at 1 KiB.
+    let (hit, hit_text) = lookup(home.path(), capped.path(), &url, &["--max-chars", "5000"]);
+    assert_eq!(cache_status(&hit), "hit", "{hit}");
+    assert_eq!(hit["ok"], true, "{hit}");
+    assert_eq!(hit["truncated"], true, "{hit}");
+    assert!(hit["content_chars"].as_u64().unwrap() <= 1024, "{hit}");
+    // The same run fresh from the network (one more request): the same content.
+    let (fresh, fresh_text) = lookup(
+        home.path(),
+        capped.path(),
+        &url,
+        &["--max-chars", "5000", "--no-cache"],
+    );
+    assert_eq!(cache_status(&fresh), "bypass");
+    assert_eq!(fresh["truncated"], true);
+    for field in ["content_chars", "content_sha256", "body_sha256"] {
+        assert_eq!(hit[field], fresh[field], "{field}");
+    }
+    assert_eq!(hit_text, fresh_text);
+    // And the roomy run still gets the whole stored page.
+    let (r, _) = lookup(home.path(), roomy.path(), &url, &[]);
+    assert_eq!(cache_status(&r), "hit");
+    assert_eq!(r["content_chars"], body.len());
+    assert!(r.get("truncated").is_none_or(|t| t == false), "{r}");
+}
+
+/// `vetch cache clear` removes what vetch wrote and nothing else: a `tmp/` folder that
+/// was in the configured directory before, with a file of its own, survives (it used to
+/// be deleted whole with cacache's temp folder of the same name).
+#[tokio::test]
+async fn cache_clear_leaves_what_vetch_did_not_write() {
+    let server = MockServer::start().await;
+    Mock::given(path("/kept"))
+        .respond_with(page("Kept page"))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("work");
+    std::fs::create_dir_all(dir.join("tmp")).unwrap();
+    std::fs::write(dir.join("tmp/notes.txt"), b"mine").unwrap();
+    std::fs::write(dir.join("README"), b"mine too").unwrap();
+    let cfg = config_file(&format!(
+        "[cache]\ndir = {}\n{}",
+        serde_json::to_string(dir.to_str().unwrap()).unwrap(),
+        http_providers(&["direct"])
+    ));
+    let (r, _) = lookup(
+        base.path(),
+        cfg.path(),
+        &format!("{}/kept", server.uri()),
+        &[],
+    );
+    assert_eq!(cache_status(&r), "miss");
+    assert!(dir.join("index-v5").is_dir() && dir.join("content-v2").is_dir());
+    let out = cached(base.path())
+        .args(["cache", "clear", "--config"])
+        .arg(cfg.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("removed 1 entries"));
+    assert_eq!(std::fs::read(dir.join("tmp/notes.txt")).unwrap(), b"mine");
+    assert_eq!(std::fs::read(dir.join("README")).unwrap(), b"mine too");
+    assert!(!dir.join("index-v5").exists() && !dir.join("content-v2").exists());
+}
+
+/// The stored policy keeps hashes of the request's header values (for `Vary`); unsalted,
+/// a dictionary recovered `admin:hunter2` from one in half a second. They are salted per
+/// cache: neither the value nor its plain SHA-256 is anywhere on disk, and two caches
+/// hold different hashes of the same request.
+#[tokio::test]
+async fn header_hashes_on_disk_are_salted_per_cache() {
+    let server = MockServer::start().await;
+    Mock::given(path("/private"))
+        .respond_with(page("Private page").insert_header("vary", "authorization"))
+        .expect(2)
+        .mount(&server)
+        .await;
+    let cfg = direct();
+    let basic = "Basic YWRtaW46aHVudGVyMg==";
+    let plain_hash = hex_sha256(basic.as_bytes());
+    let url = format!("{}/private", server.uri());
+    let auth = format!("Authorization: {basic}");
+    let mut every_file = Vec::new();
+    for _ in 0..2 {
+        let home = tempfile::tempdir().unwrap();
+        let (r, _) = lookup(home.path(), cfg.path(), &url, &["-H", &auth]);
+        assert_eq!(cache_status(&r), "miss", "{r}");
+        let (r, _) = lookup(home.path(), cfg.path(), &url, &["-H", &auth]);
+        assert_eq!(cache_status(&r), "hit", "{r}");
+        let mut text = String::new();
+        for f in files(&home.path().join("vetch")) {
+            text.push_str(&String::from_utf8_lossy(&std::fs::read(&f).unwrap()));
+        }
+        assert!(!text.contains(basic) && !text.contains("YWRtaW46aHVudGVyMg"));
+        assert!(!text.contains(&plain_hash), "the unsalted hash is on disk");
+        every_file.push(text);
+    }
+    // The 64-hex-digit words of one cache's files are not the other's (other salt).
+    let words = |t: &str| -> std::collections::BTreeSet<String> {
+        t.split(|c: char| !c.is_ascii_hexdigit())
+            .filter(|w| w.len() == 64)
+            .map(str::to_string)
+            .collect()
+    };
+    let (a, b) = (words(&every_file[0]), words(&every_file[1]));
+    assert!(!a.is_empty());
+    assert!(
+        a.is_disjoint(&b),
+        "{:?}",
+        a.intersection(&b).collect::<Vec<_>>()
+    );
+}
+
+fn hex_sha256(b: &[u8]) -> String {
+    Sha256::digest(b)
+        .iter()
+        .map(|x| format!("{x:02x}"))
+        .collect()
+}

@@ -784,6 +784,69 @@ fn bad_operator_flags_are_usage_errors() {
     }
 }
 
+/// A CR or LF in `--user-agent` would split every request it is sent with: a usage error
+/// like the same character in `-H` or in the config file (it was sent as is). Neither
+/// message quotes the value: it may hold a credential, and its line breaks would forge
+/// lines on stderr (clap's own message quoted the whole `-H` argument).
+#[test]
+fn control_characters_in_user_agent_or_header_flags_are_usage_errors() {
+    let secret = "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngOnly00aa11";
+    let bearer = format!("Authorization: Bearer {secret}\r\nX-Injected: 1");
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &[
+                "lookup",
+                "http://127.0.0.1:9/",
+                "--user-agent",
+                "probe/1\r\nX-Injected: 1",
+            ],
+            "--user-agent: contains a carriage return (CR)",
+        ),
+        (
+            &["batch", "-", "--user-agent", "probe/1\nX-Injected: 1"],
+            "--user-agent: contains a line feed (LF)",
+        ),
+        (
+            &[
+                "lookup",
+                "x",
+                "--user-agent",
+                "probe/1 \u{1b}[2J X-Injected",
+            ],
+            "--user-agent: contains the control character U+001B",
+        ),
+        (
+            &["lookup", "x", "-H", &bearer],
+            "header 'Authorization': contains a carriage return (CR)",
+        ),
+        (
+            &["lookup", "x", "-H", "X-Injected: a\u{7f}b"],
+            "header 'X-Injected': contains the control character U+007F",
+        ),
+    ];
+    for (args, want) in cases {
+        let out = vetch().args(args).assert().code(2);
+        let err = stderr_of(&out);
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains(secret), "{args:?}: {err}");
+        assert!(!err.contains("X-Injected: 1"), "{args:?}: {err}");
+        assert!(
+            !err.contains('\r') && !err.contains('\u{1b}'),
+            "{args:?}: {err:?}"
+        );
+    }
+    // A tab is a header's own whitespace, and an ordinary agent string passes.
+    vetch()
+        .args([
+            "lookup",
+            "http://127.0.0.1:9/",
+            "--user-agent",
+            "probe/1\t(test)",
+        ])
+        .assert()
+        .code(1);
+}
+
 #[test]
 fn output_file_mistake_gets_a_hint() {
     for args in [
@@ -1056,6 +1119,55 @@ async fn human_output_has_no_ansi_when_piped_or_with_no_color() {
     let s = stdout_of(&out);
     assert!(s.starts_with("error: no usable content"), "{s}");
     assert!(s.contains("http_error"), "{s}");
+}
+
+/// `-o human` prints one field a line: a CR/LF in the requested URL forged a line of its
+/// own (`success via direct`) under a failed lookup, and an ESC in a configured provider
+/// name reached the terminal. Every field it prints is neutralised: line breaks and tabs
+/// shown as `\r`, `\n`, `\t`, other control characters and escape sequences removed.
+#[tokio::test]
+async fn human_output_fields_cannot_forge_lines_or_carry_escapes() {
+    let server = site().await;
+    // A URL with CR/LF: refused before any attempt (loopback, no allow_private).
+    let forged = "http://127.0.0.1:9/x\r\nsuccess via direct (1 attempt, 3 ms)";
+    let out = vetch()
+        .env_remove("NO_COLOR")
+        .args(["lookup", forged, "-o", "human"])
+        .assert()
+        .code(1);
+    let s = stdout_of(&out);
+    assert!(s.starts_with("error: "), "{s}");
+    assert!(
+        !s.lines().any(|l| l.starts_with("success")),
+        "a forged line: {s:?}"
+    );
+    assert!(!s.contains('\r'), "{s:?}");
+    // The line break is shown, on the url's own line (the lookup already made CR LF one LF).
+    assert!(
+        s.lines()
+            .any(|l| l.starts_with("url: http://127.0.0.1:9/x\\")
+                && l.ends_with("nsuccess via direct (1 attempt, 3 ms)")),
+        "{s:?}"
+    );
+    // A provider name with ESC: the escape sequence does not reach stdout.
+    let cfg = config_file(
+        "[[providers]]\nname = \"dir\\u001b[2J\\u001b]0;owned\\u0007ect\"\nkind = \"http\"\n",
+    );
+    let out = vetch()
+        .env_remove("NO_COLOR")
+        .args(["lookup", &format!("{}/good", server.uri()), "-o", "human"])
+        .arg("--config")
+        .arg(cfg.path())
+        .assert()
+        .code(0);
+    let s = stdout_of(&out);
+    assert!(!s.contains('\x1b') && !s.contains('\x07'), "{s:?}");
+    assert!(s.starts_with("success via direct (1 attempt, "), "{s}");
+    assert!(
+        s.lines()
+            .any(|l| l.contains("direct") && l.contains("usable content")),
+        "{s}"
+    );
 }
 
 #[tokio::test]

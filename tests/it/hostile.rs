@@ -545,3 +545,409 @@ fn h08_crlf_in_user_agent_or_header_is_a_config_error() {
         }
     }
 }
+
+// --- 9. a flood of MCP calls (issue 24) ----------------------------------------------------------
+
+/// What the gated server and vetch's stderr tell the test, in the order they happen.
+enum Seen {
+    /// A page request arrived; this many are held now.
+    Held(usize),
+    /// `-v`: a call is waiting for a free slot.
+    Waiting,
+}
+
+/// The gate of [`serve_held`]: (requests held now, most held at once, open), and the
+/// condition its held requests wait on.
+type HeldGate = std::sync::Arc<(std::sync::Mutex<(usize, usize, bool)>, std::sync::Condvar)>;
+
+/// A server that holds every page request until `open` is set (then answers it, and every
+/// later one at once), reporting each arrival on `seen`; `/robots.txt` is answered at once
+/// (404). The most it ever held at once is in the returned counter.
+fn serve_held(seen: std::sync::mpsc::Sender<Seen>) -> (SocketAddr, HeldGate) {
+    use std::sync::{Arc, Condvar, Mutex};
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    // (held now, most held at once, open)
+    let gate = Arc::new((Mutex::new((0usize, 0usize, false)), Condvar::new()));
+    let shared = gate.clone();
+    std::thread::spawn(move || {
+        for conn in listener.incoming().flatten() {
+            let (gate, seen) = (shared.clone(), seen.clone());
+            std::thread::spawn(move || held_answer(conn, &gate, &seen));
+        }
+    });
+    (addr, gate)
+}
+
+fn held_answer(
+    mut s: TcpStream,
+    gate: &(std::sync::Mutex<(usize, usize, bool)>, std::sync::Condvar),
+    seen: &std::sync::mpsc::Sender<Seen>,
+) {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        match s.read(&mut byte) {
+            Ok(1) => head.push(byte[0]),
+            _ => return,
+        }
+    }
+    let head = String::from_utf8_lossy(&head);
+    if head.split_whitespace().nth(1) == Some("/robots.txt") {
+        let _ = s
+            .write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        return;
+    }
+    {
+        let (lock, cv) = gate;
+        let mut g = lock.lock().unwrap();
+        g.0 += 1;
+        g.1 = g.1.max(g.0);
+        let _ = seen.send(Seen::Held(g.0));
+        while !g.2 {
+            g = cv.wait(g).unwrap();
+        }
+        g.0 -= 1;
+    }
+    let body = common::article("A page held at the gate").into_bytes();
+    let _ = s.write_all(
+        format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        )
+        .as_bytes(),
+    );
+    let _ = s.write_all(&body);
+}
+
+#[test]
+fn h09_mcp_runs_at_most_max_calls_in_flight_lookups_at_once() {
+    // 400 calls on 2 MiB pages held 400 bodies at once (1.7 GiB RSS): every call's lookup
+    // started as soon as rmcp read it. Here 40 calls under a bound of 4, on a server that
+    // answers nothing until the test says so. The test opens it once vetch has said (with
+    // -v) that the other 36 calls wait for a slot and the server holds 4 requests; before
+    // that, a fifth request is a bound broken. No clock is involved.
+    const CALLS: usize = 40;
+    const SLOTS: usize = 4;
+    let (tx, rx) = std::sync::mpsc::channel::<Seen>();
+    let (addr, gate) = serve_held(tx.clone());
+    let cfg = config_file(&format!(
+        "{LIMITS}[cache]\nenabled = false\n[mcp]\nmax_calls_in_flight = {SLOTS}\n\
+         [[providers]]\nname = \"direct\"\nkind = \"http\"\n"
+    ));
+    let calls: Vec<(u64, Value)> = (0..CALLS as u64)
+        .map(|i| {
+            (
+                i + 1,
+                serde_json::json!({"url": format!("http://{addr}/p/{i}")}),
+            )
+        })
+        .collect();
+    let mut child = crate::common::vetch_process()
+        .args(["-v", "mcp", "--config", cfg.path().to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn vetch");
+    // Killed if it overruns by far, so a regression fails instead of hanging the suite.
+    let pid = child.id();
+    let (done, watch) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        if watch
+            .recv_timeout(bound() + Duration::from_secs(10))
+            .is_err()
+        {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        }
+    });
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&mcp_session(&calls)).unwrap();
+    drop(stdin);
+    let mut out = child.stdout.take().unwrap();
+    let out_t = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let err = child.stderr.take().unwrap();
+    let err_t = std::thread::spawn(move || {
+        use std::io::BufRead;
+        let mut all = String::new();
+        for line in std::io::BufReader::new(err).lines().map_while(Result::ok) {
+            if line.contains("waits for a free slot") {
+                let _ = tx.send(Seen::Waiting);
+            }
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    let (mut waiting, mut held) = (0, 0);
+    while waiting < CALLS - SLOTS || held < SLOTS {
+        // A safety net, not a wait: the events come within milliseconds when all is well.
+        match rx.recv_timeout(bound()) {
+            Ok(Seen::Waiting) => waiting += 1,
+            Ok(Seen::Held(n)) => held = n,
+            Err(_) => break,
+        }
+        if held > SLOTS {
+            break;
+        }
+    }
+    {
+        let (lock, cv) = &*gate;
+        lock.lock().unwrap().2 = true;
+        cv.notify_all();
+    }
+    let status = child.wait().unwrap();
+    let _ = done.send(());
+    watchdog.join().unwrap();
+    let stdout = out_t.join().unwrap();
+    let stderr = err_t.join().unwrap();
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    let most = gate.0.lock().unwrap().1;
+    assert!(
+        most <= SLOTS,
+        "{most} lookups ran at once; the bound is {SLOTS}"
+    );
+    assert_eq!((held, waiting), (SLOTS, CALLS - SLOTS), "{stderr}");
+    let out = lines(&stdout);
+    for (id, _) in &calls {
+        assert_eq!(
+            response(&out, *id)["result"]["isError"],
+            false,
+            "call {id}: {stdout}"
+        );
+    }
+}
+
+// --- 10. a cache directory someone else can write (issue 24) -------------------------------------
+
+/// Serve a normal page on every path, counting the page requests.
+fn serve_counting() -> (SocketAddr, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let hits = std::sync::Arc::new(AtomicUsize::new(0));
+    let counter = hits.clone();
+    std::thread::spawn(move || {
+        for conn in listener.incoming().flatten() {
+            counter.fetch_add(1, Ordering::SeqCst);
+            std::thread::spawn(move || answer(conn, &[]));
+        }
+    });
+    (addr, hits)
+}
+
+/// A config with loopback allowed, the cache in `dir`, and one http provider.
+fn cache_config(dir: &std::path::Path) -> tempfile::NamedTempFile {
+    config_file(&format!(
+        "{LIMITS}[cache]\ndir = {}\n[[providers]]\nname = \"direct\"\nkind = \"http\"\n",
+        serde_json::to_string(dir.to_str().unwrap()).unwrap()
+    ))
+}
+
+/// `vetch -v lookup URL` with `cfg`: the receipt and stderr.
+fn cached_lookup(cfg: &tempfile::NamedTempFile, url: &str) -> (Value, String) {
+    let r = run(
+        &[
+            "-v",
+            "lookup",
+            url,
+            "--compact",
+            "--config",
+            cfg.path().to_str().unwrap(),
+        ],
+        Vec::new(),
+    );
+    assert_bounded(&r, url);
+    let v: Value = serde_json::from_str(&r.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {} / {}", r.stdout, r.stderr));
+    assert_eq!(v["status"], "success", "{v}");
+    (v["content"][0]["json"].clone(), r.stderr)
+}
+
+fn set_mode(p: &std::path::Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+fn files_under(p: &std::path::Path) -> Vec<std::path::PathBuf> {
+    walkdir::WalkDir::new(p)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| !e.file_type().is_dir())
+        .map(walkdir::DirEntry::into_path)
+        .collect()
+}
+
+#[test]
+fn h10_a_cache_directory_others_can_write_is_not_trusted() {
+    // A pre-existing 0777 directory (or one under a shared /tmp that someone else made)
+    // served a planted entry as a verified success. The check is on the directory's mode
+    // and owner bits, so it holds when the tests run as root (who could write anyway).
+    use std::sync::atomic::Ordering;
+    let (addr, hits) = serve_counting();
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("shared-cache");
+    let cfg = cache_config(&dir);
+    let url = format!("http://{addr}/page");
+    let (r, _) = cached_lookup(&cfg, &url);
+    assert_eq!(r["cache"]["status"], "miss", "{r}");
+    let (r, _) = cached_lookup(&cfg, &url);
+    assert_eq!(r["cache"]["status"], "hit", "{r}");
+    assert_eq!(hits.load(Ordering::SeqCst), 1);
+
+    // Anyone may write it now: what is in it is not served, nothing is written to it, and
+    // the lookup still succeeds from the network.
+    set_mode(&dir, 0o777);
+    let listing = files_under(&dir);
+    let (r, stderr) = cached_lookup(&cfg, &url);
+    assert_eq!(r["cache"]["status"], "bypass", "{r}");
+    assert_eq!(
+        hits.load(Ordering::SeqCst),
+        2,
+        "the planted copy was served"
+    );
+    assert_eq!(files_under(&dir), listing, "nothing written to it");
+    let said = format!(
+        "vetch: cache: not used: {} is writable by its group and others (mode 0777)",
+        dir.display()
+    );
+    assert!(stderr.contains(&said), "{stderr}");
+    // `cache info` says why, and `cache clear` leaves a refused directory alone.
+    let info = run(
+        &[
+            "cache",
+            "info",
+            "--json",
+            "--config",
+            cfg.path().to_str().unwrap(),
+        ],
+        Vec::new(),
+    );
+    assert_eq!(info.code, Some(0), "{}", info.stderr);
+    let info: Value = serde_json::from_str(&info.stdout).unwrap();
+    assert!(
+        info["refused"]
+            .as_str()
+            .unwrap()
+            .contains("is writable by its group and others"),
+        "{info}"
+    );
+    assert_eq!(
+        info["entries"], 0,
+        "a refused directory's index is not read"
+    );
+    let text = run(
+        &["cache", "info", "--config", cfg.path().to_str().unwrap()],
+        Vec::new(),
+    );
+    assert!(text.stdout.contains("refused: "), "{}", text.stdout);
+    let clear = run(
+        &["cache", "clear", "--config", cfg.path().to_str().unwrap()],
+        Vec::new(),
+    );
+    assert_eq!(clear.code, Some(2), "{}", clear.stderr);
+    assert!(clear.stderr.contains("writable by"), "{}", clear.stderr);
+    assert_eq!(files_under(&dir), listing);
+
+    // Group-writable only, or a private directory under a parent anyone may write (no
+    // sticky bit): refused as well. Private again: trusted again.
+    set_mode(&dir, 0o770);
+    let (r, _) = cached_lookup(&cfg, &url);
+    assert_eq!(r["cache"]["status"], "bypass", "{r}");
+    set_mode(&dir, 0o700);
+    set_mode(base.path(), 0o777);
+    let (r, stderr) = cached_lookup(&cfg, &url);
+    assert_eq!(r["cache"]["status"], "bypass", "{r}");
+    assert!(stderr.contains("without the sticky bit"), "{stderr}");
+    set_mode(base.path(), 0o700);
+    let (r, _) = cached_lookup(&cfg, &url);
+    assert_eq!(r["cache"]["status"], "hit", "{r}");
+    assert_eq!(hits.load(Ordering::SeqCst), 4);
+}
+
+#[test]
+fn h10_a_cache_directory_owned_by_another_user_is_not_trusted() {
+    use std::os::unix::fs::MetadataExt;
+    use std::sync::atomic::Ordering;
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("theirs");
+    std::fs::create_dir(&dir).unwrap();
+    set_mode(&dir, 0o700);
+    // Only root can give a directory away: elsewhere this case cannot be set up.
+    if std::os::unix::fs::chown(&dir, Some(65534), Some(65534)).is_err()
+        || std::fs::metadata(&dir).unwrap().uid() != 65534
+    {
+        eprintln!("skipped: cannot give a directory to another user here");
+        return;
+    }
+    let (addr, hits) = serve_counting();
+    let cfg = cache_config(&dir);
+    let url = format!("http://{addr}/page");
+    for _ in 0..2 {
+        let (r, stderr) = cached_lookup(&cfg, &url);
+        assert_eq!(r["cache"]["status"], "bypass", "{r}");
+        assert!(
+            stderr.contains("belongs to uid 65534, not to this user"),
+            "{stderr}"
+        );
+    }
+    assert_eq!(hits.load(Ordering::SeqCst), 2);
+    assert!(files_under(&dir).is_empty(), "nothing written to it");
+}
+
+#[test]
+fn h10_links_planted_in_the_cache_are_never_followed() {
+    // Links planted in the store made vetch append its index line to a file elsewhere,
+    // chmod it to 0600, and read a content file linked to /dev/zero without bound.
+    use std::sync::atomic::Ordering;
+    let (addr, hits) = serve_counting();
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("cache");
+    let victim = base.path().join("victim.txt");
+    std::fs::write(&victim, b"precious\n").unwrap();
+    set_mode(&victim, 0o644);
+    let cfg = cache_config(&dir);
+    let url = format!("http://{addr}/page");
+    let (r, _) = cached_lookup(&cfg, &url);
+    assert_eq!(r["cache"]["status"], "miss", "{r}");
+    let buckets = files_under(&dir.join("index-v5"));
+    assert_eq!(buckets.len(), 1, "{buckets:?}");
+
+    // The index bucket, a link to a file elsewhere: not read, not appended to, not
+    // chmod'ed; the lookup misses and the bucket is written afresh in its place.
+    std::fs::remove_file(&buckets[0]).unwrap();
+    std::os::unix::fs::symlink(&victim, &buckets[0]).unwrap();
+    let (r, _) = cached_lookup(&cfg, &url);
+    assert_eq!(r["cache"]["status"], "miss", "{r}");
+    assert_eq!(std::fs::read(&victim).unwrap(), b"precious\n");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&victim).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o644);
+    assert!(std::fs::symlink_metadata(&buckets[0]).unwrap().is_file());
+    let (r, _) = cached_lookup(&cfg, &url);
+    assert_eq!(r["cache"]["status"], "hit", "{r}");
+
+    // The content file, a FIFO no one writes: not opened for long (it used to block).
+    let contents = files_under(&dir.join("content-v2"));
+    assert!(!contents.is_empty());
+    for f in &contents {
+        std::fs::remove_file(f).unwrap();
+        let made = Command::new("mkfifo").arg(f).status().unwrap();
+        assert!(made.success());
+    }
+    let (r, _) = cached_lookup(&cfg, &url);
+    assert_eq!(r["cache"]["status"], "miss", "{r}");
+
+    // The content file, a link to /dev/zero: not followed (it used to be read forever).
+    for f in files_under(&dir.join("content-v2")) {
+        std::fs::remove_file(&f).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", &f).unwrap();
+    }
+    let (r, _) = cached_lookup(&cfg, &url);
+    assert_eq!(r["cache"]["status"], "miss", "{r}");
+    assert_eq!(hits.load(Ordering::SeqCst), 4);
+}
