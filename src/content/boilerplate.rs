@@ -87,7 +87,7 @@ pub(crate) fn prune(doc: &Document) {
     let mut stack: Vec<NodeRef> = vec![body];
     let mut names = String::new();
     while let Some(node) = stack.pop() {
-        if crate::content::extract::cancelled() {
+        if crate::content::cancel::cancelled() {
             return;
         }
         for child in node.children_it(false) {
@@ -282,7 +282,7 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
     let mut stack: Vec<(NodeRef, bool)> = vec![(*root, false)];
     while let Some((node, children_done)) = stack.pop() {
         if !children_done {
-            if crate::content::extract::cancelled() {
+            if crate::content::cancel::cancelled() {
                 return None;
             }
             stack.push((node, true));

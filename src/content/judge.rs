@@ -57,7 +57,7 @@ pub fn judge_page(
     }) {
         return Err(found.failure());
     }
-    if crate::content::interstitial::readable_len(text, 1) == 0 {
+    if crate::content::measure::readable_len(text, 1) == 0 {
         return Err(FailureKind::NoReadableText);
     }
     if let Some(needle) = must_contain.filter(|n| !n.is_empty()) {
@@ -77,10 +77,9 @@ pub fn judge_page(
 
 /// Characters of `text` that count towards `min_chars`: all of them but those in symbol
 /// runs (obfuscated script, base64, minified CSS outside code blocks; see
-/// [`crate::content::interstitial::symbol_runs`]).
+/// [`crate::content::measure::symbol_runs`]).
 pub fn readable_chars(text: &str) -> usize {
-    let runs =
-        crate::content::interstitial::symbol_runs(text, crate::content::interstitial::SYMBOL_RUN);
+    let runs = crate::content::measure::symbol_runs(text, crate::content::measure::SYMBOL_RUN);
     let in_runs: usize = runs
         .into_iter()
         .map(|r| text.get(r).map_or(0, |s| s.chars().count()))

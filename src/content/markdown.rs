@@ -20,9 +20,11 @@
 //! merged (`<b>x</b><b>y</b>` is `**xy**`), as htmd did.
 //!
 //! What it must never do: panic, or take more than linear time. It recurses once per level
-//! of nesting, which the caller bounds ([`crate::content::extract::MAX_DEPTH`]).
+//! of nesting, which the caller bounds ([`crate::content::parse::MAX_DEPTH`]).
 
 use dom_query::NodeRef;
+
+use crate::content::inline::is_block_element;
 
 /// Elements whose content is never written.
 pub const SKIPPED: &[&str] = &[
@@ -43,7 +45,7 @@ pub fn to_markdown(node: &NodeRef) -> String {
 /// Merge runs of adjacent inline siblings that read as one (`<b>x</b><b>y</b>`), before
 /// the walk (whose iterators borrow the tree).
 fn merge_inline_siblings(root: &NodeRef) {
-    use crate::content::extract::{merge_inline_runs, mergeable, single_text_inline};
+    use crate::content::inline::{merge_inline_runs, mergeable, single_text_inline};
     let mut parents: Vec<NodeRef> = Vec::new();
     let mut stack: Vec<NodeRef> = vec![*root];
     while let Some(node) = stack.pop() {
@@ -1061,79 +1063,6 @@ fn is_document_whitespace(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | ' ')
 }
 
-/// The CommonMark block elements (what htmd treats as blocks).
-pub(crate) fn is_block_element(tag: &str) -> bool {
-    matches!(
-        tag,
-        "address"
-            | "article"
-            | "aside"
-            | "base"
-            | "basefont"
-            | "blockquote"
-            | "body"
-            | "caption"
-            | "center"
-            | "col"
-            | "colgroup"
-            | "dd"
-            | "details"
-            | "dialog"
-            | "dir"
-            | "div"
-            | "dl"
-            | "dt"
-            | "fieldset"
-            | "figcaption"
-            | "figure"
-            | "footer"
-            | "form"
-            | "frame"
-            | "frameset"
-            | "h1"
-            | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "head"
-            | "header"
-            | "hr"
-            | "html"
-            | "iframe"
-            | "legend"
-            | "li"
-            | "link"
-            | "main"
-            | "menu"
-            | "menuitem"
-            | "nav"
-            | "noframes"
-            | "ol"
-            | "optgroup"
-            | "option"
-            | "p"
-            | "param"
-            | "pre"
-            | "script"
-            | "search"
-            | "section"
-            | "style"
-            | "summary"
-            | "table"
-            | "tbody"
-            | "td"
-            | "textarea"
-            | "tfoot"
-            | "th"
-            | "thead"
-            | "title"
-            | "tr"
-            | "track"
-            | "ul"
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1272,7 +1201,7 @@ mod tests {
     fn max_depth_fits_in_half_a_default_thread_stack() {
         // MAX_DEPTH levels of the costliest kinds of nesting, in a 1 MiB stack (threads
         // get 2 MiB): less than 4 KiB per level, even in a debug build.
-        let depth = crate::content::extract::MAX_DEPTH / 4;
+        let depth = crate::content::parse::MAX_DEPTH / 4;
         let html = format!(
             "{}x{}",
             "<div><blockquote><ul><li>".repeat(depth),

@@ -475,7 +475,7 @@ impl Engine {
         };
         match tokio::task::spawn_blocking(move || {
             let _slot = slot;
-            crate::content::extract::with_cancel(flag, || job.run())
+            crate::content::cancel::with_cancel(flag, || job.run())
         })
         .await
         {
@@ -565,7 +565,7 @@ impl Job {
         // HTML is redacted on the parsed page before conversion; the final pass below runs
         // on what conversion produced (and on raw, JSON and other bodies).
         let extracted = extract_redacted(&raw, kind, self.mode, Some(base), &self.redactor);
-        if crate::content::extract::cancelled() {
+        if crate::content::cancel::cancelled() {
             return Err(fail(FailureKind::Cancelled));
         }
         let seen = extracted.visible;
@@ -587,7 +587,7 @@ impl Job {
         let visible = if kind == BodyKind::Html && self.mode == ExtractMode::Raw {
             // Raw text is markup: its length says nothing of what the page shows, so the
             // page is always measured (its one parse in this mode).
-            let (seen, hidden) = crate::content::extract::page_view(&raw).unwrap_or_default();
+            let (seen, hidden) = crate::content::visible::page_view(&raw).unwrap_or_default();
             hidden_content = hidden;
             std::borrow::Cow::Owned(seen)
         } else if kind == BodyKind::Html
@@ -599,7 +599,7 @@ impl Job {
                     .is_none())
         {
             std::borrow::Cow::Owned(
-                seen.unwrap_or_else(|| crate::content::interstitial::visible_text(&raw)),
+                seen.unwrap_or_else(|| crate::content::visible::visible_text(&raw)),
             )
         } else {
             std::borrow::Cow::Borrowed(text.as_str())

@@ -1,0 +1,607 @@
+//! Content extraction: turn a decoded response body into what the caller receives.
+//!
+//! HTML goes through three steps:
+//!
+//! 1. **Parse and prepare** ([`dom_query`], html5ever underneath). The `<title>` is read.
+//!    Cookie/consent banners are dropped. Every `<pre>` gets one `<code>` carrying a
+//!    `language-X` class when the page names the language in one of the usual ways
+//!    (`language-X`, `lang-X`, `highlight-source-X`, Sphinx `highlight-X`, `brush: X`,
+//!    `data-lang`, GitHub's `<pre lang>`). Data tables are reshaped so that the writer keeps
+//!    every cell (first row as header, row headers kept, `colspan` padded). Link noise
+//!    goes: tooltips, permalink markers (`¶`), self-links wrapped around headings.
+//!    Boilerplate blocks are pruned ([`crate::content::boilerplate`]).
+//! 2. **Select** the main content with [`dom_smoothie`] (a port of Mozilla's Readability),
+//!    and keep the page's own `<h1>` as the heading on top
+//!    ([`crate::content::headline`]). When readability
+//!    fails, finds fewer than [`MIN_ARTICLE_CHARS`] visible characters, or the page is
+//!    larger than [`READABILITY_MAX_BYTES`], the whole `<body>` is used instead, minus
+//!    scripts, styles, navigation, page headers/footers, sidebars, dialogs and form controls.
+//! 3. **Render** the selection, on the same tree (no serialising and parsing again), as
+//!    Markdown with [`crate::content::markdown`] (ATX headings, `-` lists, inline links,
+//!    fenced code blocks with their language, compact pipe tables) or as plain text
+//!    (paragraph breaks kept, list items prefixed with `- ` / `N. `, table cells separated
+//!    by ` | `). Outside code blocks, runs of blank lines collapse to one; ends are trimmed.
+//!
+//! JSON is re-indented (two spaces) without being re-encoded, so numbers, key order and
+//! duplicate keys survive exactly. Other text is returned as it is.
+//!
+//! # Robustness
+//!
+//! Nothing here may panic on any input. The HTML crates are not written against hostile
+//! markup, so every call into them runs under [`std::panic::catch_unwind`] and a panic
+//! falls back to the next cheaper strategy (whole body, then the body's plain text, then
+//! the body as it came). This relies on `panic = "unwind"`, which the release profile
+//! keeps. A stack overflow cannot be caught, so nesting is bounded before anything
+//! recursive runs ([`crate::content::parse::MAX_DEPTH`]), and the inputs that make html5ever quadratic
+//! (deep nesting, long runs of sibling inline elements) are defused first: every step is
+//! linear in the size of the page.
+//!
+//! `dom_smoothie`'s `Readability` and `Article` are not `Send`: everything here is
+//! synchronous and keeps them local. [`extract`] is CPU-bound (tens of milliseconds per
+//! MB of HTML), so async callers should run it in `tokio::task::spawn_blocking`.
+
+mod json;
+mod prepare;
+mod render;
+#[cfg(test)]
+mod tests;
+
+use dom_query::{Document, NodeData, NodeRef, Selection};
+use dom_smoothie::{Config, ParsePolicy, Readability, TextMode};
+
+use crate::content::cancel::cancelled;
+use crate::content::parse::{guarded, parse};
+use crate::content::tidy::{has_visible_chars, tidy_markdown, tidy_text, visible_chars};
+use crate::content::visible::{remove_unseen, seen_text};
+use crate::model::kinds::{BodyKind, ExtractMode};
+use crate::redact::Redactor;
+
+use json::pretty_json;
+pub use json::{max_pretty_len, MAX_JSON_DEPTH};
+use prepare::{page_title, prepare, Shape};
+use render::{absolutize_links, html_to_markdown, selection_text, strip_boilerplate};
+
+/// The result of [`extract`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Extracted {
+    /// The content handed to the caller.
+    pub text: String,
+    /// The page's `<title>`, whitespace-collapsed and trimmed; `None` when absent or empty
+    /// (always `None` for JSON and other text).
+    pub title: Option<String>,
+    /// All the text a person sees on the page ([`crate::content::visible::visible_text`]), measured on the tree
+    /// parsed for extraction. Only from [`extract_redacted`], only for HTML pages of up
+    /// to [`SPARE_TREE_MAX_BYTES`] whose `text` is short (fewer than
+    /// [`JUDGE_SHORT_TEXT`] + 1 visible characters, the case where the judge needs it);
+    /// otherwise `None`, and a caller that needs it calls [`crate::content::visible::visible_text`].
+    pub visible: Option<String>,
+    /// Some element hidden by markup was kept as content because it holds a large block
+    /// of text (a page that hides its article until a script has run, see
+    /// `crate::content::visible`). `visible` never holds that text: the judge then needs the
+    /// page's visible text whatever the length of `text`, since hidden prose must not make
+    /// a challenge page look like an article.
+    pub hidden_content: bool,
+}
+
+/// The judge weighs interstitial markers against all the visible text of a page only
+/// when the extracted text has at most this many non-whitespace characters.
+pub const JUDGE_SHORT_TEXT: usize = 4000;
+
+/// When readability's selection has fewer visible characters than this, the whole body
+/// is converted instead.
+pub const MIN_ARTICLE_CHARS: usize = 200;
+
+/// Bodies larger than this skip readability and convert the whole body directly.
+/// Readability is linear too, but costs about 60% more than the conversion itself
+/// (5 MB: ~330 ms with it, ~200 ms without, release build on 2 cores), and pages this
+/// large are rarely single articles.
+pub const READABILITY_MAX_BYTES: usize = 3 * 1024 * 1024;
+
+/// Pages up to this size keep a copy of their prepared tree for the whole-body fallback
+/// (see [`extract`]); larger ones are parsed again in the rare case they need it.
+pub const SPARE_TREE_MAX_BYTES: usize = 256 * 1024;
+
+/// Turn a decoded body into what the caller receives.
+///
+/// - `Auto`/`Markdown` on HTML: readability-style main content converted to Markdown
+///   (headings, lists, links, fenced code blocks with their language, tables); the whole
+///   `<body>` (minus boilerplate) when readability finds too little or fails.
+/// - `Text` on HTML: the same selection as plain text (paragraph breaks kept).
+/// - JSON in any mode but `Raw`: pretty-printed if it parses, else as is.
+/// - `Raw`: the body untouched (the title is still extracted for HTML).
+/// - Other text: as is.
+///
+/// `base_url` (absolute http/https) is used to make relative links and image sources
+/// absolute; anything else is ignored.
+pub fn extract(body: &str, kind: BodyKind, mode: ExtractMode, base_url: Option<&str>) -> Extracted {
+    extract_with_limit(body, kind, mode, base_url, READABILITY_MAX_BYTES)
+}
+
+/// [`extract`], with every text run and printable attribute value of an HTML page redacted
+/// on the parsed tree before Markdown or text is written (see [`crate::content::dom_redact`]), so
+/// no escape or markup the writers add can split a token. The caller still redacts the
+/// result (raw bodies, JSON and other text are not touched here).
+pub fn extract_redacted(
+    body: &str,
+    kind: BodyKind,
+    mode: ExtractMode,
+    base_url: Option<&str>,
+    redactor: &Redactor,
+) -> Extracted {
+    match kind {
+        BodyKind::Html => {
+            let limit = READABILITY_MAX_BYTES;
+            extract_html(body, mode, base_url, limit, Some(redactor), true)
+        }
+        _ => extract(body, kind, mode, base_url),
+    }
+}
+
+/// [`extract`] with a different size limit for readability (for benchmarks and tests).
+#[doc(hidden)]
+pub fn extract_with_limit(
+    body: &str,
+    kind: BodyKind,
+    mode: ExtractMode,
+    base_url: Option<&str>,
+    readability_max_bytes: usize,
+) -> Extracted {
+    match kind {
+        BodyKind::Html => extract_html(body, mode, base_url, readability_max_bytes, None, false),
+        BodyKind::Json => {
+            let text = match mode {
+                ExtractMode::Raw => body.to_owned(),
+                _ => pretty_json(body).unwrap_or_else(|| body.to_owned()),
+            };
+            Extracted {
+                text,
+                title: None,
+                visible: None,
+                hidden_content: false,
+            }
+        }
+        BodyKind::OtherText => Extracted {
+            text: body.to_owned(),
+            title: None,
+            visible: None,
+            hidden_content: false,
+        },
+    }
+}
+
+/// Cheap sniff: does this text look like HTML?
+///
+/// True when the text (after a BOM and leading whitespace) starts with `<` and one of
+/// `<!doctype html`, `<html`, `<head` or `<body` appears in its first 1024 bytes, in any
+/// letter case.
+pub fn looks_like_html(body: &str) -> bool {
+    let start = body.trim_start_matches('\u{feff}').trim_start();
+    if !start.starts_with('<') {
+        return false;
+    }
+    let bytes = start.as_bytes();
+    let prefix = bytes[..bytes.len().min(1024)].to_ascii_lowercase();
+    ["<!doctype html", "<html", "<head", "<body"]
+        .iter()
+        .any(|marker| contains_tag(&prefix, marker.as_bytes()))
+}
+
+/// `marker` occurs in `hay` followed by a tag-name boundary (whitespace, `>`, `/` or the end).
+fn contains_tag(hay: &[u8], marker: &[u8]) -> bool {
+    hay.windows(marker.len())
+        .enumerate()
+        .filter(|(_, w)| *w == marker)
+        .any(|(i, _)| match hay.get(i + marker.len()) {
+            None => true,
+            Some(b) => b.is_ascii_whitespace() || *b == b'>' || *b == b'/',
+        })
+}
+
+fn extract_html(
+    body: &str,
+    mode: ExtractMode,
+    base_url: Option<&str>,
+    readability_max_bytes: usize,
+    redactor: Option<&Redactor>,
+    want_visible: bool,
+) -> Extracted {
+    if mode == ExtractMode::Raw {
+        // The title only needs the head: parse up to the end of it, not the whole page.
+        let head = head_prefix(body);
+        let title = guarded(|| page_title(&parse(head))).flatten();
+        return Extracted {
+            text: body.to_owned(),
+            title,
+            visible: None,
+            hidden_content: false,
+        };
+    }
+    let text_mode = mode == ExtractMode::Text;
+    let base = base_url.and_then(absolute_http_url);
+
+    // Parsing and preparing the document: html5ever is robust, but guard it anyway.
+    // What a person sees is measured on a copy taken before redaction and preparation
+    // (exactly what `visible_text` would parse), when the page is small enough for the
+    // copy to be cheap; it is only read if the extracted text turns out short.
+    let keep_seen = want_visible && body.len() <= SPARE_TREE_MAX_BYTES;
+    let Some(Prepared {
+        doc,
+        title,
+        seen,
+        shape,
+        hidden_content,
+    }) = guarded(|| parse_prepared_seen(body, redactor, keep_seen))
+    else {
+        // Nothing we could parse: return the body as it came (still trimmed and tidied).
+        return Extracted {
+            text: tidy_text(body),
+            title: None,
+            visible: None,
+            hidden_content: false,
+        };
+    };
+    if cancelled() {
+        return Extracted::default();
+    }
+
+    // Making links absolute copies the base into every link: with a long base and many
+    // short links (`<a href=a>b</a>`) the output would grow far past the body.
+    let base = base.filter(|b| {
+        b.as_str().len() <= 256
+            || doc
+                .select("a[href], img[src]")
+                .length()
+                .saturating_mul(b.as_str().len())
+                <= LINK_BUDGET
+    });
+
+    if body.len() > readability_max_bytes {
+        // Too large for readability: convert the whole body of the document in hand.
+        let base = base.as_ref();
+        let whole = guarded(move || whole_body(doc, base, text_mode));
+        let text = whole.unwrap_or_else(|| last_resort_text(body));
+        return Extracted {
+            text,
+            title,
+            visible: None,
+            hidden_content,
+        };
+    }
+
+    // dom_smoothie is a large heuristic code base; a panic in it on odd markup must not
+    // take the process down, so it runs under catch_unwind and we fall back.
+    let base = base.as_ref();
+    // Readability consumes (and mutates) the tree. Small pages are the ones that most
+    // often need the whole-body fallback, and copying a tree costs a fraction of parsing,
+    // preparing and redacting it again: keep a copy of theirs.
+    let spare = (body.len() <= SPARE_TREE_MAX_BYTES).then(|| doc.clone());
+    // Readability's full run needs the prepared tree again (see `readable`): a copy of the
+    // spare, or for a large page a second parse (the same tree: every step is
+    // deterministic).
+    let again = || match &spare {
+        Some(spare) => spare.clone(),
+        None => parse_prepared(body, redactor).0,
+    };
+    let article = guarded(|| readable(doc, base, text_mode, shape, again)).flatten();
+    if cancelled() {
+        return Extracted::default();
+    }
+    if let Some(found) = &article {
+        if has_visible_chars(found, MIN_ARTICLE_CHARS) {
+            let visible = seen_if_needed(seen, found, hidden_content);
+            return Extracted {
+                text: found.clone(),
+                title,
+                visible,
+                hidden_content,
+            };
+        }
+    }
+
+    // Fallback: the whole body, minus boilerplate, from the spare tree (a large page's
+    // was not kept: parse it again; this path is rare for those).
+    let whole = guarded(|| {
+        let doc = spare.unwrap_or_else(|| parse_prepared(body, redactor).0);
+        whole_body(doc, base, text_mode)
+    });
+    let text = match (whole, article) {
+        // Readability's pick was too small to trust; the whole body wins unless stripping
+        // the boilerplate left it with less than half of that.
+        (Some(w), Some(a)) => {
+            if visible_chars(&w) * 2 >= visible_chars(&a) {
+                w
+            } else {
+                a
+            }
+        }
+        (Some(w), None) => w,
+        (None, Some(a)) => a,
+        (None, None) => last_resort_text(body),
+    };
+    let visible = seen_if_needed(seen, &text, hidden_content);
+    Extracted {
+        text,
+        title,
+        visible,
+        hidden_content,
+    }
+}
+
+/// The visible text of the kept copy, when the judge needs it: the extracted `text` is
+/// short, or holds text hidden by markup (see [`Extracted::hidden_content`]).
+fn seen_if_needed(seen: Option<Document>, text: &str, hidden_content: bool) -> Option<String> {
+    let seen = seen.filter(|_| hidden_content || !has_visible_chars(text, JUDGE_SHORT_TEXT + 1))?;
+    guarded(|| seen_text(&seen))
+}
+
+/// When both converters panicked: html5ever's text of the body, or the body itself.
+fn last_resort_text(body: &str) -> String {
+    guarded(|| {
+        let doc = parse(body);
+        tidy_text(&doc.select("body").text())
+    })
+    .unwrap_or_else(|| tidy_text(body))
+}
+
+/// Readability's selection rendered in the requested form; `None` when it finds nothing.
+///
+/// `again` gives the same prepared tree as `doc` once more, for the rare page that needs
+/// readability's full run (see [`readability_article`]).
+fn readable(
+    doc: Document,
+    base: Option<&url::Url>,
+    text_mode: bool,
+    shape: Shape,
+    again: impl FnOnce() -> Document,
+) -> Option<String> {
+    // Read before readability renames it to <h2> (see `content::headline`).
+    let page_h1 = crate::content::headline::page_h1(&doc);
+    let Selected {
+        readability,
+        article,
+        root,
+        ..
+    } = readability_article(doc, base, shape, again)?;
+    if !has_visible_chars(&article.text_content, 1) {
+        return None;
+    }
+    // The article is a subtree of readability's own document: write it from there
+    // (`article.content` is the same subtree serialised, which would need a second parse).
+    let doc = &readability.doc;
+    crate::content::boilerplate::remove_marked(doc);
+    let root = Selection::from(NodeRef::new(root, &doc.tree));
+    let body = if text_mode {
+        selection_text(&root, doc)
+    } else {
+        html_to_markdown(&root)
+    };
+    Some(crate::content::headline::headline_on_top(
+        body,
+        &article.title,
+        page_h1.as_deref(),
+        text_mode,
+        // Escaped the way the writer escapes the body text.
+        |h| tidy_markdown(&crate::content::markdown::heading(h, 1)),
+    ))
+}
+
+/// The readability configuration: the defaults, but classes are kept (so that
+/// `language-X` on code blocks reaches the writer) and the text measured is `Raw` (it is
+/// only used to check that the selection is not empty; Raw is the cheapest).
+fn readability_config() -> Config {
+    Config {
+        keep_classes: true,
+        text_mode: TextMode::Raw,
+        ..Config::default()
+    }
+}
+
+/// Readability's article, exactly as `Readability::parse` finds it, with the readability
+/// (whose tree holds the article) and the article's root node (`#readability-page-1`).
+///
+/// `parse` makes up to four attempts, each on a fresh copy of the tree: it copies the
+/// tree before the first one, and keeps the first attempt whose article (then, before
+/// post-processing) has `char_threshold` (500) normalized characters or more. Most pages
+/// pass at the first attempt, so the copy is wasted, and the measure is one more walk
+/// over the article's text. `parse_with_policy(Strict)` makes that same first attempt
+/// (same flags, same tree, same metadata) without the copy and then does the same
+/// post-processing; what is left is to know whether the first attempt passed, on the
+/// post-processed article. Post-processing only deletes text (unwrapping a `<div>` drops
+/// its other children; removing empty links and elements), which cannot raise the
+/// normalized count, except when it moves a `<td>`'s content to the end of its parent
+/// (a `<td>` whose row readability renamed), which changes at most five whitespace
+/// boundaries (three joins, the start, the end): at most +5 per cell, and readability
+/// creates no cells. So when the post-processed article has `char_threshold + 5 × cells`
+/// characters, the first attempt passed and `parse` would have returned this very
+/// article; otherwise (and when the page names an element `readability-page-1` itself,
+/// which would make the article's root ambiguous) the full `parse` runs on `again()`.
+fn readability_article(
+    doc: Document,
+    base: Option<&url::Url>,
+    shape: Shape,
+    again: impl FnOnce() -> Document,
+) -> Option<Selected> {
+    // `base` is an absolute http(s) URL, which is all dom_smoothie checks for.
+    let url = base.map(url::Url::as_str);
+    let cfg = readability_config();
+    if !shape.page_id {
+        let threshold = cfg
+            .char_threshold
+            .saturating_add(shape.cells.saturating_mul(5));
+        let mut readability = Readability::with_document(doc, url, Some(cfg.clone())).ok()?;
+        if let Ok(article) = readability.parse_with_policy(ParsePolicy::Strict) {
+            let root = readability
+                .doc
+                .select_single("#readability-page-1")
+                .nodes()
+                .first()
+                .map(|n| n.id);
+            if let Some(root) = root {
+                if normalized_chars_reach(&NodeRef::new(root, &readability.doc.tree), threshold) {
+                    return Some(Selected {
+                        readability,
+                        article,
+                        root,
+                        full_run: false,
+                    });
+                }
+            }
+        }
+        if cancelled() {
+            return None;
+        }
+        return full_parse(again(), url, cfg);
+    }
+    full_parse(doc, url, cfg)
+}
+
+/// What [`readability_article`] found.
+struct Selected {
+    /// Its tree holds the article.
+    readability: Readability,
+    article: dom_smoothie::Article,
+    /// The article's root (`#readability-page-1`).
+    root: dom_query::NodeId,
+    /// Whether the full `parse` ran (else the single attempt was enough).
+    #[cfg_attr(not(test), allow(dead_code))]
+    full_run: bool,
+}
+
+/// `Readability::parse` on `doc` (see [`readability_article`]).
+fn full_parse(doc: Document, url: Option<&str>, cfg: Config) -> Option<Selected> {
+    let mut readability = Readability::with_document(doc, url, Some(cfg)).ok()?;
+    let article = readability.parse().ok()?;
+    let root = readability
+        .doc
+        .select_single("#readability-page-1")
+        .nodes()
+        .first()
+        .map(|n| n.id)?;
+    Some(Selected {
+        readability,
+        article,
+        root,
+        full_run: true,
+    })
+}
+
+/// Whether `node`'s text has at least `n` characters once every run of whitespace counts
+/// as one and leading and trailing whitespace as none: whether
+/// `NodeRef::normalized_char_count` (the measure readability applies) reaches `n`,
+/// computed the same way (text nodes in document order; an empty text node breaks a run
+/// of whitespace, as there) but stopping as soon as the answer is known and copying no
+/// text.
+fn normalized_chars_reach(node: &NodeRef, n: usize) -> bool {
+    let mut count = 0usize;
+    let mut last_ws = true;
+    for d in std::iter::once(*node).chain(node.descendants_it()) {
+        let reached = d.query_or(false, |t| {
+            let NodeData::Text { contents } = &t.data else {
+                return false;
+            };
+            for c in contents.chars() {
+                let ws = c.is_whitespace();
+                if !(last_ws && ws) {
+                    count += 1;
+                }
+                last_ws = ws;
+                // A trailing run of whitespace is taken back at the end: one more.
+                if count > n {
+                    return true;
+                }
+            }
+            last_ws = contents.ends_with(char::is_whitespace);
+            false
+        });
+        if reached {
+            return true;
+        }
+    }
+    if last_ws && count > 0 {
+        count -= 1;
+    }
+    count >= n
+}
+
+/// The whole `<body>` minus boilerplate, rendered in the requested form.
+fn whole_body(doc: Document, base: Option<&url::Url>, text_mode: bool) -> String {
+    crate::content::boilerplate::remove_marked(&doc);
+    strip_boilerplate(&doc);
+    if let Some(base) = base {
+        absolutize_links(&doc, base);
+    }
+    let body_sel = doc.select("body");
+    let sel = if body_sel.exists() {
+        body_sel
+    } else {
+        doc.select("html")
+    };
+    if text_mode {
+        selection_text(&sel, &doc)
+    } else {
+        html_to_markdown(&sel)
+    }
+}
+
+/// Parse the page, redact it when asked, and apply the preparation shared by both paths.
+fn parse_prepared(body: &str, redactor: Option<&Redactor>) -> (Document, Option<String>) {
+    let prepared = parse_prepared_seen(body, redactor, false);
+    (prepared.doc, prepared.title)
+}
+
+/// A parsed and prepared page (see [`parse_prepared_seen`]).
+struct Prepared {
+    doc: Document,
+    title: Option<String>,
+    /// A copy of the tree as [`visible_text`] sees it, when asked for.
+    seen: Option<Document>,
+    shape: Shape,
+    /// A hidden element was kept as content ([`remove_unseen`]).
+    hidden_content: bool,
+}
+
+/// [`parse_prepared`], and when `keep_seen`, a copy of the tree as [`visible_text`] sees
+/// it (hidden elements removed; not redacted, not prepared).
+///
+/// The [`Shape`] is taken by [`prepare`]; the boilerplate pruning after it only removes
+/// elements, so the count of cells stays an upper bound and no id appears.
+fn parse_prepared_seen(body: &str, redactor: Option<&Redactor>, keep_seen: bool) -> Prepared {
+    let doc = parse(body);
+    let hidden_content = remove_unseen(&doc);
+    let seen = keep_seen.then(|| doc.clone());
+    if let Some(r) = redactor {
+        crate::content::dom_redact::redact_document(&doc, r);
+    }
+    let (title, shape) = prepare(&doc);
+    crate::content::boilerplate::prune(&doc);
+    Prepared {
+        doc,
+        title,
+        seen,
+        shape,
+        hidden_content,
+    }
+}
+
+/// The most bytes that making links absolute may add (links times base length); past it
+/// links stay as the page wrote them.
+const LINK_BUDGET: usize = 8 * 1024 * 1024;
+
+/// The start of the page up to the end of its head (or all of it when no end is found).
+fn head_prefix(body: &str) -> &str {
+    let lower = body.as_bytes().to_ascii_lowercase();
+    for marker in [&b"</head"[..], b"<body"] {
+        if let Some(pos) = lower.windows(marker.len()).position(|w| w == marker) {
+            // `<` is ASCII, so `pos` is a char boundary; `get` keeps this panic-free anyway.
+            return body.get(..pos).unwrap_or(body);
+        }
+    }
+    body
+}
+
+fn absolute_http_url(raw: &str) -> Option<url::Url> {
+    let url = url::Url::parse(raw.trim()).ok()?;
+    matches!(url.scheme(), "http" | "https")
+        .then_some(url)
+        .filter(url::Url::has_host)
+}
