@@ -29,3 +29,6 @@ pub mod lookup;
 pub mod model;
 pub mod redact;
 pub mod settings;
+
+#[cfg(test)]
+mod test_support;

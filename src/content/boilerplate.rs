@@ -399,11 +399,9 @@ mod tests {
             "<a href=/x>link text</a> ".repeat(1024 * 1024 / 26),
             "</div>".repeat(depth)
         );
-        let start = std::time::Instant::now();
-        let text = pruned(&html);
+        let text = crate::test_support::within_hang_guard(move || pruned(&html));
         // The outermost div holds the whole page: protected, like every div inside it.
         assert!(text.starts_with("link text"));
-        assert!(start.elapsed() < std::time::Duration::from_secs(20));
     }
 
     #[test]

@@ -335,3 +335,9 @@ pub fn md_unescape(s: &str) -> String {
     }
     out
 }
+
+/// How long a test waits for something that must end before it calls it a hang. A guard
+/// against a suite that never finishes, not a speed test: bounds in time are checked by
+/// what the receipt says (an attempt `timed out`, a budget cut by the deadline), and speed
+/// belongs to the benchmarks.
+pub const HANG_GUARD: std::time::Duration = std::time::Duration::from_secs(120);

@@ -1,6 +1,6 @@
 //! The fault matrix (issue 4): each row is a real misbehaving server on loopback, and each
-//! asserts the outcome, that the lookup ended within its deadline plus a wide margin (a
-//! bound, not a speed test), and, by returning at all, that nothing panicked.
+//! asserts the outcome (a hang ends as `timed out`, a slow trickle as the deadline's cut)
+//! and, by returning at all within the hang guard, that nothing hung or panicked.
 //!
 //! Raw `TcpListener` servers stand in where wiremock cannot misbehave enough.
 
@@ -8,9 +8,9 @@ use crate::common;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::{engine, engine_exact, http_providers};
+use common::{engine, engine_exact, http_providers, HANG_GUARD};
 use vetch::lookup::{Engine, Lookup};
 use vetch::model::input::ToolInput;
 use vetch::model::receipt::Outcome;
@@ -20,8 +20,6 @@ use vetch::model::receipt::Outcome;
 const LIMITS: &str = "[lookup]\nattempt_timeout_secs = 5\ndeadline_secs = 8\nmin_chars = 5\n";
 /// Short timeouts for the rows whose server hangs, so a hang costs little.
 const HANG_LIMITS: &str = "[lookup]\nattempt_timeout_secs = 1\ndeadline_secs = 3\nmin_chars = 5\n";
-/// Every lookup must end within its deadline plus this generous margin.
-const MARGIN: Duration = Duration::from_secs(20);
 
 /// Serve every connection on `ip` with `handler`, each in its own thread.
 fn serve_on(ip: &str, handler: fn(TcpStream)) -> SocketAddr {
@@ -104,12 +102,11 @@ fn socket_linger_zero(s: &TcpStream) -> std::io::Result<()> {
     }
 }
 
-async fn run(e: &Engine, url: &str) -> (Lookup, Duration) {
-    let start = Instant::now();
-    let out = e.lookup(&ToolInput::for_url(url)).await;
-    let took = start.elapsed();
-    assert!(took < MARGIN, "{url} took {took:?}");
-    (out, took)
+async fn run(e: &Engine, url: &str) -> (Lookup, ()) {
+    let out = tokio::time::timeout(HANG_GUARD, e.lookup(&ToolInput::for_url(url)))
+        .await
+        .unwrap_or_else(|_| panic!("{url}: no answer within the hang guard"));
+    (out, ())
 }
 
 fn direct() -> Engine {
@@ -560,12 +557,12 @@ async fn f23_deadline_stops_further_attempts() {
         "[lookup]\nattempt_timeout_secs = 1\ndeadline_secs = 1.5\n{}",
         http_providers(&["a", "b", "c"])
     ));
-    let (out, took) = run(&e, &format!("http://{addr}/")).await;
+    let (out, _) = run(&e, &format!("http://{addr}/")).await;
     let r = &out.receipt;
+    // The server never answers: only the deadline can have ended the lookup early.
     assert_eq!(
         r.failure_reason,
         Some(vetch::model::receipt::FailureReason::AttemptBudgetExhausted)
     );
     assert!(r.attempts < 3, "{r:?}");
-    assert!(took < Duration::from_secs(10));
 }

@@ -9,7 +9,7 @@ use crate::common;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{config_file, raw_config_file};
 use serde_json::Value;
@@ -72,7 +72,6 @@ struct Run {
     code: Option<i32>,
     stdout: String,
     stderr: String,
-    wall: Duration,
     cpu: Duration,
 }
 
@@ -99,7 +98,6 @@ extern "C" {
 /// to learn its CPU time (user + system).
 #[allow(clippy::zombie_processes)] // reaped by `wait4`, which `Child` does not know about
 fn run(args: &[&str], stdin: Vec<u8>) -> Run {
-    let start = Instant::now();
     let mut child = crate::common::vetch_process()
         .args(args)
         .stdin(Stdio::piped())
@@ -141,7 +139,6 @@ fn run(args: &[&str], stdin: Vec<u8>) -> Run {
     // two timevals and fourteen longs) into the valid locations given.
     let pid = unsafe { wait4(child.id() as i32, &mut status, 0, &mut usage) };
     assert_eq!(pid, child.id() as i32, "wait4 failed");
-    let wall = start.elapsed();
     let _ = done.send(());
     let _ = watchdog.join();
     writer.join().unwrap();
@@ -154,19 +151,19 @@ fn run(args: &[&str], stdin: Vec<u8>) -> Run {
         code,
         stdout,
         stderr,
-        wall,
         cpu,
     }
 }
 
-/// The process ended, in time, and did not burn more CPU than its deadline allows.
+/// The process ended by itself (the watchdog in [`run`] kills one that outlives its bound
+/// by far: a hang guard, not a speed test) and did not burn more CPU than its deadline
+/// allows: CPU is work done, counted by the kernel, whatever else the machine runs.
 fn assert_bounded(r: &Run, what: &str) {
     assert!(
         r.code.is_some(),
-        "{what}: killed by a signal; stderr: {}",
+        "{what}: killed by a signal (the hang guard, or a crash); stderr: {}",
         r.stderr
     );
-    assert!(r.wall <= bound(), "{what}: ran {:?}", r.wall);
     assert!(r.cpu <= bound(), "{what}: used {:?} of CPU", r.cpu);
 }
 

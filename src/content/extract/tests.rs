@@ -759,10 +759,10 @@ mod pipeline {
         assert_eq!(direct, "Say **hello****!** *ab* `xy`[1](/1)[2](/2)");
         // Many siblings stay linear (htmd, the converter before, was quadratic here).
         let many = format!("<p>{}</p>", "<b>x</b>".repeat(100_000));
-        let start = std::time::Instant::now();
-        let out = extract(&many, BodyKind::Html, ExtractMode::Auto, None);
+        let out = crate::test_support::within_hang_guard(move || {
+            extract(&many, BodyKind::Html, ExtractMode::Auto, None)
+        });
         assert_eq!(out.text.len(), 100_004);
-        assert!(start.elapsed() < std::time::Duration::from_secs(20));
     }
 
     #[test]
@@ -888,10 +888,10 @@ mod pipeline {
         );
         // Parsing hostile nesting stays fast (quadratic in html5ever without the cap).
         let hostile = format!("<body>{}x", "<div><span>".repeat(100_000));
-        let start = std::time::Instant::now();
-        let out = extract(&hostile, BodyKind::Html, ExtractMode::Auto, None);
+        let out = crate::test_support::within_hang_guard(move || {
+            extract(&hostile, BodyKind::Html, ExtractMode::Auto, None)
+        });
         assert_eq!(out.text, "x");
-        assert!(start.elapsed() < std::time::Duration::from_secs(20));
     }
 
     #[test]
@@ -1012,13 +1012,11 @@ mod unseen {
             PROSE.repeat(2 * 1024 * 1024 / PROSE.len()),
             "</div>".repeat(depth)
         );
-        let start = std::time::Instant::now();
         // Kept as content (a large hidden block), and left out of what a person sees.
-        let (seen, hidden_content) = page_view(&html).unwrap_or_default();
+        let (seen, hidden_content) =
+            crate::test_support::within_hang_guard(move || page_view(&html).unwrap_or_default());
         assert!(hidden_content);
         assert!(!seen.contains("harbour master"));
-        // Generous for unoptimised builds; quadratic behaviour would take minutes.
-        assert!(start.elapsed() < std::time::Duration::from_secs(30));
     }
 
     #[test]
