@@ -63,7 +63,12 @@ fn settings(
             headers: run
                 .headers
                 .iter()
-                .map(|h| (h.name.clone(), h.value.clone()))
+                .map(|h| {
+                    (
+                        h.name.clone(),
+                        crate::model::secret::Secret::new(h.value.clone()),
+                    )
+                })
                 .collect(),
             attempt_timeout_secs: run.timeout.map(|t| t.0),
             deadline_secs: run.deadline.map(|t| t.0),

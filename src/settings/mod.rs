@@ -12,6 +12,7 @@ use crate::fetch::guard::NetworkPolicy;
 use crate::fetch::spec::{ProviderDetail, ProviderSpec};
 use crate::model::input::ToolInput;
 use crate::model::kinds::ExtractMode;
+use crate::model::secret::Secret;
 use crate::redact::Redactor;
 use crate::settings::config::Config;
 
@@ -24,8 +25,9 @@ pub struct Overrides {
     pub extract: Option<ExtractMode>,
     /// `-v` count: 0 quiet, 1 diagnostics, 2 also request lines and timings.
     pub verbose: u8,
-    /// `-H 'Name: value'`: added to every `http` provider's requests, after its own.
-    pub headers: Vec<(String, String)>,
+    /// `-H 'Name: value'`: added to every `http` provider's requests, after its own. The
+    /// value is a [`Secret`]: a `{:?}` of the overrides never shows a credential.
+    pub headers: Vec<(String, Secret)>,
     /// `--timeout SECS`: replaces `lookup.attempt_timeout_secs`.
     pub attempt_timeout_secs: Option<f64>,
     /// `--deadline SECS`: replaces `lookup.deadline_secs`.
@@ -119,10 +121,7 @@ impl Settings {
                     // Same name: the operator's value wins for this run.
                     for (name, value) in &o.headers {
                         headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-                        headers.push((
-                            name.clone(),
-                            crate::model::secret::Secret::new(value.clone()),
-                        ));
+                        headers.push((name.clone(), value.clone()));
                     }
                     if o.user_agent.is_some() {
                         *user_agent = None;
@@ -167,6 +166,7 @@ impl Settings {
         // credential-like headers: scrubbing `text/html` from every page would corrupt it.
         for (n, v) in &o.headers {
             if sensitive_header(n) {
+                let v = v.expose();
                 redactor.add_secret(v);
                 // `Bearer X`, `Token X`: the credential alone is what a server echoes.
                 if let Some((_, cred)) = v.trim().split_once(' ') {
@@ -398,24 +398,23 @@ mod tests {
             ));
             *user_agent = Some("per-provider/1".into());
         }
-        let s = Settings::new(
-            c,
-            Overrides {
-                headers: vec![
-                    ("accept".into(), "text/html".into()),
-                    (
-                        "Authorization".into(),
-                        "Bearer operator-secret-123456".into(),
-                    ),
-                ],
-                attempt_timeout_secs: Some(2.5),
-                deadline_secs: Some(7.0),
-                user_agent: Some("cli/2".into()),
-                verbose: 2,
-                ..Overrides::default()
-            },
-        )
-        .unwrap();
+        let o = Overrides {
+            headers: vec![
+                ("accept".into(), Secret::new("text/html".into())),
+                (
+                    "Authorization".into(),
+                    Secret::new("Bearer operator-secret-123456".into()),
+                ),
+            ],
+            attempt_timeout_secs: Some(2.5),
+            deadline_secs: Some(7.0),
+            user_agent: Some("cli/2".into()),
+            verbose: 2,
+            ..Overrides::default()
+        };
+        // A `{:?}` of the flags never shows a credential given with -H (issue 26).
+        assert!(!format!("{o:?}").contains("operator-secret"), "{o:?}");
+        let s = Settings::new(c, o).unwrap();
         assert_eq!(s.attempt_timeout(), Duration::from_millis(2500));
         assert_eq!(s.deadline(), Duration::from_secs(7));
         assert_eq!(s.config.network.user_agent, "cli/2");
@@ -437,6 +436,7 @@ mod tests {
             .redact_text("key operator-secret-123456")
             .contains("operator-secret"));
         assert_eq!(s.redactor.redact_text("text/html"), "text/html");
+        assert!(!format!("{s:?}").contains("operator-secret"));
     }
 
     #[test]
