@@ -29,10 +29,46 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::fetch::guard::NetworkPolicy;
+use crate::fetch::spec::Method;
 use crate::model::receipt::{CacheReport, CacheStatus};
 
 pub use disk::{clear, info, CacheInfo, Untrusted};
 use disk::{Disk, IndexEntry};
+
+/// The one rule of what is cached: `GET` requests (an `http` provider's, a `GET`
+/// template's). A `POST`'s answer depends on its body, and a `command` provider has no
+/// request; neither is stored or served.
+pub fn caches(method: Method) -> bool {
+    method == Method::Get
+}
+
+/// The network rules a response was fetched under, as a part of its cache key (see
+/// [`RequestView::policy`]): written field by field, so that a field added to the policy
+/// does not compile here until it is a part of the key (a `Debug` text would take it in,
+/// or leave it out, without anyone deciding). Host lists compare as the guard compares
+/// them: as sets, in any letter case.
+pub fn policy_fingerprint(policy: &NetworkPolicy, max_redirects: usize) -> String {
+    let NetworkPolicy {
+        allow_private,
+        allow_private_hosts,
+        allowed_domains,
+        blocked_domains,
+    } = policy;
+    let set = |hosts: &[String]| {
+        let mut v: Vec<String> = hosts.iter().map(|h| h.to_ascii_lowercase()).collect();
+        v.sort();
+        v.dedup();
+        v.join(",")
+    };
+    format!(
+        "allow_private={allow_private};allow_private_hosts={};allowed_domains={};\
+         blocked_domains={};max_redirects={max_redirects}",
+        set(allow_private_hosts),
+        set(allowed_domains),
+        set(blocked_domains)
+    )
+}
 
 /// How the cache is set up for one run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,8 +123,7 @@ pub struct RequestView<'a> {
     pub headers: &'a [(String, String)],
     pub user_agent: &'a str,
     pub proxy: Option<&'a str>,
-    /// The network rules the response was fetched under (see
-    /// `Clients::policy_fingerprint`): an entry fetched with `--allow-private`, or before a
+    /// The network rules the response was fetched under ([`policy_fingerprint`]): an entry fetched with `--allow-private`, or before a
     /// domain was blocked, is never served to a run whose guard would have refused the
     /// address or a redirect hop on the way.
     pub policy: &'a str,
@@ -654,6 +689,46 @@ fn evict(disk: &Disk, target: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_policy_part_of_a_key_is_every_rule_and_nothing_else() {
+        let base = NetworkPolicy {
+            allow_private: false,
+            allow_private_hosts: vec![],
+            allowed_domains: vec!["a.example".into(), "B.example".into()],
+            blocked_domains: vec![],
+        };
+        let fp = |p: &NetworkPolicy, r| policy_fingerprint(p, r);
+        // The same rules in another order or letter case: the same entries.
+        let same = NetworkPolicy {
+            allowed_domains: vec!["b.example".into(), "a.example".into()],
+            ..base.clone()
+        };
+        assert_eq!(fp(&base, 10), fp(&same, 10));
+        // Any rule that changes what may be reached: other entries.
+        for other in [
+            NetworkPolicy {
+                allow_private: true,
+                ..base.clone()
+            },
+            NetworkPolicy {
+                allow_private_hosts: vec!["10.0.0.1".into()],
+                ..base.clone()
+            },
+            NetworkPolicy {
+                allowed_domains: vec![],
+                ..base.clone()
+            },
+            NetworkPolicy {
+                blocked_domains: vec!["c.example".into()],
+                ..base.clone()
+            },
+        ] {
+            assert_ne!(fp(&base, 10), fp(&other, 10), "{other:?}");
+        }
+        assert_ne!(fp(&base, 10), fp(&base, 0));
+        assert!(caches(Method::Get) && !caches(Method::Post));
+    }
     use std::path::Path;
 
     fn cache(dir: &Path) -> HttpCache {

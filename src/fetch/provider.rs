@@ -74,8 +74,8 @@ pub struct Clients {
     max_redirects: usize,
     user_agent: String,
     connect_timeout: Duration,
-    /// The network rules in one string, part of every cache key (see
-    /// [`crate::fetch::cache::RequestView::policy`]).
+    /// The network rules in one string, part of every cache key
+    /// ([`cache::policy_fingerprint`]).
     policy_fingerprint: String,
     built: std::sync::Mutex<std::collections::HashMap<ClientKey, reqwest::Client>>,
 }
@@ -89,7 +89,7 @@ impl Clients {
         user_agent: String,
         connect_timeout: Duration,
     ) -> Clients {
-        let policy_fingerprint = format!("{policy:?} max_redirects={max_redirects}");
+        let policy_fingerprint = cache::policy_fingerprint(&policy, max_redirects);
         Clients {
             policy: Arc::new(policy),
             policy_fingerprint,
@@ -333,9 +333,8 @@ impl Provider {
                 if let Some(b) = body {
                     req = req.json(&fill_json(b.expose(), url));
                 }
-                // The endpoint's URL is not the page's: it is not a base for links. Only
-                // GETs are cached (a POST's answer depends on its body).
-                let cache = cache.filter(|_| *method == Method::Get);
+                // The endpoint's URL is not the page's: it is not a base for links.
+                let cache = cache.filter(|_| cache::caches(*method));
                 let view = RequestView {
                     provider: &self.name,
                     url: &endpoint,
