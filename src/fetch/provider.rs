@@ -637,7 +637,7 @@ mod tests {
         let spec = ProviderSpec {
             name: "c".into(),
             kind: ProviderKind::Command,
-            ready: Ok(()),
+            ready: crate::fetch::spec::Readiness::Ready,
             detail: ProviderDetail::Command {
                 argv: ["printf", "%s", "{url}"]
                     .iter()
@@ -702,7 +702,7 @@ mod tests {
         let spec = ProviderSpec {
             name: "c".into(),
             kind: ProviderKind::Command,
-            ready: Ok(()),
+            ready: crate::fetch::spec::Readiness::Ready,
             detail: ProviderDetail::Command {
                 argv: vec![Secret::new("/nonexistent/vetch-test-program".to_string())],
                 response: ResponseKind::Text,

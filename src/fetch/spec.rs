@@ -47,9 +47,37 @@ pub enum ResponseKind {
 pub struct ProviderSpec {
     pub name: String,
     pub kind: ProviderKind,
-    /// `Err(why)` when the provider cannot run here (e.g. "missing env JINA_API_KEY").
-    pub ready: Result<(), String>,
+    /// Whether the provider can run here, and if not, why.
+    pub ready: Readiness,
     pub detail: ProviderDetail,
+}
+
+/// Whether a provider can run here. One that is not is skipped without spending budget,
+/// not counted in `providers_available`, and `vetch providers` says why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Readiness {
+    Ready,
+    /// `${NAME}` variables that are unset or empty, in the order the config uses them.
+    MissingEnv(Vec<String>),
+    /// A `command` provider's program, found neither as a path nor along `$PATH`.
+    ProgramNotFound(String),
+}
+
+impl Readiness {
+    pub fn is_ready(&self) -> bool {
+        *self == Readiness::Ready
+    }
+}
+
+impl std::fmt::Display for Readiness {
+    /// `ready`, `missing env JINA_API_KEY, OTHER`, `program not found: chromium`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Readiness::Ready => f.write_str("ready"),
+            Readiness::MissingEnv(names) => write!(f, "missing env {}", names.join(", ")),
+            Readiness::ProgramNotFound(program) => write!(f, "program not found: {program}"),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -132,7 +132,7 @@ impl std::str::FromStr for Header {
             ));
         }
         let value = value.trim();
-        if let Some(why) = crate::settings::config::control_char(value) {
+        if let Some(why) = crate::settings::keys::control_char(value) {
             return Err(format!("header '{name}': {why}"));
         }
         if reqwest::header::HeaderValue::from_str(value).is_err() {
@@ -203,7 +203,7 @@ impl clap::builder::TypedValueParser for UserAgentParser {
         value: &std::ffi::OsStr,
     ) -> Result<String, clap::Error> {
         let v = utf8_value(cmd, "--user-agent", value)?;
-        if let Some(why) = crate::settings::config::control_char(v) {
+        if let Some(why) = crate::settings::keys::control_char(v) {
             return Err(unquoted_error(cmd, "--user-agent", &why));
         }
         Ok(v.to_string())

@@ -17,8 +17,8 @@ pub fn rows(s: &Settings) -> serde_json::Value {
                 "name": p.name,
                 "kind": p.kind.as_str(),
                 "target": p.target(),
-                "ready": p.ready.is_ok(),
-                "why_not": p.ready.as_ref().err(),
+                "ready": p.ready.is_ready(),
+                "why_not": (!p.ready.is_ready()).then(|| p.ready.to_string()),
             })
         })
         .collect();
@@ -49,9 +49,10 @@ pub fn print(s: &Settings, as_json: bool, printer: &Printer) {
                 p.name.clone(),
                 p.kind.as_str().to_string(),
                 p.target(),
-                match &p.ready {
-                    Ok(()) => "ready".to_string(),
-                    Err(why) => format!("not ready: {why}"),
+                if p.ready.is_ready() {
+                    "ready".to_string()
+                } else {
+                    format!("not ready: {}", p.ready)
                 },
             ]
         })

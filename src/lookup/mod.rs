@@ -17,6 +17,7 @@ use crate::content::extract::{extract_redacted, looks_like_html};
 use crate::fetch::cache::HttpCache;
 use crate::fetch::http::{Failure, Fetched};
 use crate::fetch::provider::{Payload, Provider, Unpack};
+use crate::fetch::spec::Readiness;
 use crate::model::checked_url::CheckedUrl;
 use crate::model::failure::{FailureKind, TimeoutPhase, UrlRejection};
 use crate::model::input::{Request, ToolInput};
@@ -434,8 +435,8 @@ impl Engine {
         s.providers()
             .iter()
             .map(|p| match &p.ready {
-                Err(why) => format!("{}: {why}", p.name),
-                Ok(()) => format!("{}: not ready", p.name),
+                Readiness::Ready => format!("{}: not ready", p.name),
+                why => format!("{}: {why}", p.name),
             })
             .collect::<Vec<_>>()
             .join("; ")

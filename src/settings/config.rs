@@ -6,9 +6,10 @@
 //! ignored. Secret values expanded from the environment are collected so the redactor can
 //! scrub them; they are never put into an error message.
 
-use crate::fetch::spec::{Method, ProviderDetail, ProviderKind, ProviderSpec, ResponseKind};
+use crate::fetch::spec::{ProviderDetail, ProviderKind, ProviderSpec, Readiness};
 use crate::model::secret::Secret;
-use std::collections::BTreeMap;
+use crate::settings::keys::{bad, control_char, KeyError};
+use crate::settings::providers::{resolve_provider, ProviderTable};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
@@ -53,19 +54,6 @@ impl fmt::Display for ConfigError {
 }
 
 impl std::error::Error for ConfigError {}
-
-/// A problem with one key, found before its place in the file is known: the loader adds
-/// the path, the line and any prefix (`providers[0].`) to make a [`ConfigError`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeyError {
-    /// The key as its table spells it (`lookup.min_chars`, `content_pointer`, `headers.X`).
-    pub key: String,
-    pub message: String,
-}
-
-fn bad(key: String, message: String) -> KeyError {
-    KeyError { key, message }
-}
 
 /// Where the loaded config came from (reported by `vetch providers` and `-v`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -210,24 +198,6 @@ impl Default for McpSection {
     }
 }
 
-/// One `[[providers]]` table as written. Flat on purpose: keys that do not belong to the
-/// provider's kind are reported by name in [`resolve_provider`].
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ProviderTable {
-    pub name: String,
-    pub kind: ProviderKind,
-    pub url: Option<String>,
-    pub method: Option<Method>,
-    pub headers: Option<BTreeMap<String, String>>,
-    pub body: Option<toml::Table>,
-    pub response: Option<ResponseKind>,
-    pub content_pointer: Option<String>,
-    pub argv: Option<Vec<String>>,
-    pub proxy: Option<String>,
-    pub user_agent: Option<String>,
-}
-
 /// The whole file as written.
 #[derive(Debug, Clone, PartialEq, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
@@ -274,7 +244,7 @@ impl Config {
             providers: vec![ProviderSpec {
                 name: "direct".into(),
                 kind: ProviderKind::Http,
-                ready: Ok(()),
+                ready: Readiness::Ready,
                 detail: ProviderDetail::Http {
                     headers: vec![],
                     proxy: None,
@@ -475,25 +445,6 @@ fn in_words(message: &str) -> String {
     format!("expected {expected}, got {got}")
 }
 
-/// An opened `${` that does not close as `${NAME}`, e.g. `Bearer ${KEY`.
-fn unterminated_var(s: &str) -> Option<String> {
-    let mut rest = s;
-    while let Some(i) = rest.find("${") {
-        let after = &rest[i + 2..];
-        let name_len = after
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(after.len());
-        if !after[name_len..].starts_with('}') {
-            return Some(format!(
-                "unterminated `${{{}`: write ${{NAME}} to take an environment variable",
-                crate::model::receipt::clip_chars(&after[..name_len], 40)
-            ));
-        }
-        rest = &after[name_len..];
-    }
-    None
-}
-
 fn line_of(text: &str, offset: usize) -> usize {
     let end = offset.min(text.len());
     text.as_bytes()[..end]
@@ -676,21 +627,6 @@ fn load_rules(
     })
 }
 
-/// Why a header value (or user agent) cannot be sent: CR, LF or another control character
-/// (tab aside) would split or corrupt the request, so every lookup would fail. The value is
-/// not quoted: it may hold an expanded secret.
-pub fn control_char(value: &str) -> Option<String> {
-    let c = value.chars().find(|c| c.is_control() && *c != '\t')?;
-    let name = match c {
-        '\r' => "a carriage return (CR)".to_string(),
-        '\n' => "a line feed (LF)".to_string(),
-        other => format!("the control character U+{:04X}", u32::from(other)),
-    };
-    Some(format!(
-        "contains {name}, which cannot be sent in an HTTP header"
-    ))
-}
-
 fn finish_network(mut n: NetworkSection) -> NetworkSection {
     n.user_agent = n.user_agent.replace("VERSION", VERSION);
     n
@@ -751,329 +687,10 @@ fn validate_lookup(l: &LookupSection) -> Result<(), KeyError> {
     Ok(())
 }
 
-static VAR: LazyLock<Regex> = LazyLock::new(|| {
-    #[allow(clippy::expect_used)]
-    Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}").expect("static regex")
-});
-
-/// Expand `${NAME}` in `s`. Missing (or empty) variables are collected in `missing`;
-/// expanded values are collected in `secrets`.
-fn expand(
-    s: &str,
-    env: &dyn Fn(&str) -> Option<String>,
-    missing: &mut Vec<String>,
-    secrets: &mut Vec<Secret>,
-) -> String {
-    VAR.replace_all(s, |caps: &regex::Captures<'_>| {
-        let name = &caps[1];
-        match env(name).filter(|v| !v.is_empty()) {
-            Some(v) => {
-                if !secrets.iter().any(|s| s.expose() == &v) {
-                    secrets.push(Secret::new(v.clone()));
-                }
-                v
-            }
-            None => {
-                if !missing.iter().any(|m| m == name) {
-                    missing.push(name.to_string());
-                }
-                String::new()
-            }
-        }
-    })
-    .into_owned()
-}
-
-fn uses_placeholder(s: &str) -> bool {
-    s.contains("{url}") || s.contains("{url_encoded}")
-}
-
-fn json_uses_placeholder(v: &serde_json::Value) -> bool {
-    match v {
-        serde_json::Value::String(s) => uses_placeholder(s),
-        serde_json::Value::Array(a) => a.iter().any(json_uses_placeholder),
-        serde_json::Value::Object(o) => o.values().any(json_uses_placeholder),
-        _ => false,
-    }
-}
-
-fn expand_json(
-    v: &mut serde_json::Value,
-    env: &dyn Fn(&str) -> Option<String>,
-    missing: &mut Vec<String>,
-    secrets: &mut Vec<Secret>,
-) {
-    match v {
-        serde_json::Value::String(s) => *s = expand(s, env, missing, secrets),
-        serde_json::Value::Array(a) => a
-            .iter_mut()
-            .for_each(|x| expand_json(x, env, missing, secrets)),
-        serde_json::Value::Object(o) => o
-            .values_mut()
-            .for_each(|x| expand_json(x, env, missing, secrets)),
-        _ => {}
-    }
-}
-
-/// Check that a proxy URL parses and has a scheme reqwest can use.
-fn check_proxy(p: &str) -> Result<(), String> {
-    let u = url::Url::parse(p).map_err(|e| format!("not a URL: {e}"))?;
-    match u.scheme() {
-        "http" | "https" | "socks5" | "socks5h" => Ok(()),
-        other => Err(format!(
-            "scheme '{other}' is not one of http, https, socks5, socks5h"
-        )),
-    }
-}
-
-/// Validate one provider table for its kind and expand its variables.
-pub fn resolve_provider(
-    t: &ProviderTable,
-    env: &dyn Fn(&str) -> Option<String>,
-    secrets: &mut Vec<Secret>,
-) -> Result<ProviderSpec, KeyError> {
-    if t.name.trim().is_empty() {
-        return Err(bad("name".into(), "must not be empty".into()));
-    }
-    let allowed: &[&str] = match t.kind {
-        ProviderKind::Http => &["headers", "proxy", "user_agent"],
-        ProviderKind::Template => &[
-            "url",
-            "method",
-            "headers",
-            "body",
-            "response",
-            "content_pointer",
-            "proxy",
-            "user_agent",
-        ],
-        ProviderKind::Command => &["argv", "response", "content_pointer"],
-    };
-    let present = [
-        ("url", t.url.is_some()),
-        ("method", t.method.is_some()),
-        ("headers", t.headers.is_some()),
-        ("body", t.body.is_some()),
-        ("response", t.response.is_some()),
-        ("content_pointer", t.content_pointer.is_some()),
-        ("argv", t.argv.is_some()),
-        ("proxy", t.proxy.is_some()),
-        ("user_agent", t.user_agent.is_some()),
-    ];
-    for (key, is_there) in present {
-        if is_there && !allowed.contains(&key) {
-            return Err(bad(
-                key.into(),
-                format!(
-                    "not a key of kind '{}' (its keys: {})",
-                    t.kind.as_str(),
-                    allowed.join(", ")
-                ),
-            ));
-        }
-    }
-    let response = t.response.unwrap_or_default();
-    if let Some(p) = &t.content_pointer {
-        if response != ResponseKind::Json {
-            return Err(bad(
-                "content_pointer".into(),
-                "only applies with response = \"json\"".into(),
-            ));
-        }
-        if !(p.is_empty() || p.starts_with('/')) {
-            return Err(bad(
-                "content_pointer".into(),
-                format!("'{p}' is not an RFC 6901 pointer (it must start with '/')"),
-            ));
-        }
-    }
-    if response == ResponseKind::Json && t.content_pointer.is_none() {
-        return Err(bad(
-            "content_pointer".into(),
-            "is required with response = \"json\" (e.g. \"/data/content\")".into(),
-        ));
-    }
-
-    let strings = [("url", t.url.iter().collect::<Vec<_>>())]
-        .into_iter()
-        .chain([(
-            "headers",
-            t.headers.iter().flat_map(|h| h.values()).collect(),
-        )])
-        .chain([("argv", t.argv.iter().flatten().collect())])
-        .chain([("proxy", t.proxy.iter().collect())])
-        .chain([("user_agent", t.user_agent.iter().collect())]);
-    for (key, values) in strings {
-        if let Some(why) = values.into_iter().find_map(|v| unterminated_var(v)) {
-            return Err(bad(key.into(), why));
-        }
-    }
-    if let Some(why) = t
-        .body
-        .as_ref()
-        .and_then(|b| unterminated_var(&toml::Value::Table(b.clone()).to_string()))
-    {
-        return Err(bad("body".into(), why));
-    }
-
-    let mut missing = Vec::new();
-    let mut ex = |s: &str| expand(s, env, &mut missing, secrets);
-    let headers: Vec<(String, Secret)> = t
-        .headers
-        .iter()
-        .flatten()
-        .map(|(k, v)| (k.clone(), Secret::new(ex(v))))
-        .collect();
-    for (k, v) in &headers {
-        if reqwest::header::HeaderName::from_bytes(k.as_bytes()).is_err() {
-            return Err(bad(
-                "headers".into(),
-                format!("'{k}' is not a valid header name"),
-            ));
-        }
-        if let Some(why) = control_char(v.expose()) {
-            return Err(bad(format!("headers.{k}"), why));
-        }
-    }
-    let proxy = t.proxy.as_deref().map(&mut ex);
-    let user_agent = t.user_agent.as_deref().map(&mut ex);
-    if let Some(why) = user_agent.as_deref().and_then(control_char) {
-        return Err(bad("user_agent".into(), why));
-    }
-    let detail = match t.kind {
-        ProviderKind::Http => ProviderDetail::Http {
-            headers,
-            proxy: proxy.clone(),
-            user_agent,
-        },
-        ProviderKind::Template => {
-            let Some(raw_url) = &t.url else {
-                return Err(bad("url".into(), "is required for kind 'template'".into()));
-            };
-            let url = Secret::new(ex(raw_url));
-            let mut body = match &t.body {
-                None => None,
-                Some(table) => Some(serde_json::to_value(table).map_err(|e| {
-                    bad("body".to_string(), format!("cannot be sent as JSON: {e}"))
-                })?),
-            };
-            if let Some(b) = body.as_mut() {
-                expand_json(b, env, &mut missing, secrets);
-            }
-            let anywhere = uses_placeholder(raw_url)
-                || t.headers.iter().flatten().any(|(_, v)| uses_placeholder(v))
-                || body.as_ref().is_some_and(json_uses_placeholder);
-            if !anywhere {
-                return Err(bad(
-                    "url".into(),
-                    "the template uses neither {url} nor {url_encoded} anywhere".into(),
-                ));
-            }
-            let probe = url
-                .expose()
-                .replace("{url_encoded}", "x")
-                .replace("{url}", "x");
-            match url::Url::parse(&probe) {
-                Ok(u) if matches!(u.scheme(), "http" | "https") => {}
-                Ok(u) => {
-                    return Err(bad(
-                        "url".into(),
-                        format!("scheme '{}' is not http or https", u.scheme()),
-                    ))
-                }
-                // With an unset variable the URL may be incomplete; readiness reports that.
-                Err(_) if !missing.is_empty() => {}
-                Err(e) => return Err(bad("url".into(), format!("does not parse as a URL: {e}"))),
-            }
-            let method = t.method.unwrap_or_default();
-            if body.is_some() && method == Method::Get {
-                return Err(bad("body".into(), "needs method = \"POST\"".into()));
-            }
-            ProviderDetail::Template {
-                url,
-                method,
-                headers,
-                body: body.map(Secret::new),
-                response,
-                content_pointer: t.content_pointer.clone(),
-                proxy: proxy.clone(),
-                user_agent,
-            }
-        }
-        ProviderKind::Command => {
-            let Some(argv) = &t.argv else {
-                return Err(bad("argv".into(), "is required for kind 'command'".into()));
-            };
-            if argv.is_empty() || argv[0].trim().is_empty() {
-                return Err(bad("argv".into(), "must name a program first".into()));
-            }
-            if !argv.iter().any(|a| uses_placeholder(a)) {
-                return Err(bad(
-                    "argv".into(),
-                    "uses neither {url} nor {url_encoded} in any argument".into(),
-                ));
-            }
-            let argv: Vec<Secret> = argv.iter().map(|a| Secret::new(ex(a))).collect();
-            ProviderDetail::Command {
-                argv,
-                response,
-                content_pointer: t.content_pointer.clone(),
-            }
-        }
-    };
-    if let Some(p) = &proxy {
-        if missing.is_empty() {
-            check_proxy(p).map_err(|m| bad("proxy".to_string(), m))?;
-        }
-    }
-    let ready = if !missing.is_empty() {
-        Err(format!("missing env {}", missing.join(", ")))
-    } else if let ProviderDetail::Command { argv, .. } = &detail {
-        match argv.first() {
-            Some(program) if find_program(program.expose()).is_none() => {
-                Err(format!("program not found: {}", program.expose()))
-            }
-            _ => Ok(()),
-        }
-    } else {
-        Ok(())
-    };
-    Ok(ProviderSpec {
-        name: t.name.clone(),
-        kind: t.kind,
-        ready,
-        detail,
-    })
-}
-
-/// Find an executable: a path with a separator is checked as is, a bare name along `$PATH`.
-pub fn find_program(program: &str) -> Option<PathBuf> {
-    fn is_exec(p: &Path) -> bool {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            p.metadata()
-                .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-                .unwrap_or(false)
-        }
-        #[cfg(not(unix))]
-        {
-            p.is_file()
-        }
-    }
-    if program.contains(std::path::MAIN_SEPARATOR) || program.contains('/') {
-        let p = PathBuf::from(program);
-        return is_exec(&p).then_some(p);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|p| is_exec(p))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::providers::unterminated_var;
 
     fn env_with(vars: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
         move |name| {
@@ -1234,7 +851,7 @@ mod tests {
         assert_eq!(c.secrets, vec![Secret::new("sekrit-value-123".to_string())]);
         assert!(!format!("{c:?}").contains("sekrit"), "{c:?}");
         assert_eq!(c.secrets[0].to_string(), "(redacted)");
-        assert!(c.providers[0].ready.is_ok());
+        assert!(c.providers[0].ready.is_ready());
         match &c.providers[0].detail {
             ProviderDetail::Template { headers, .. } => {
                 assert_eq!(headers[0].1.expose(), "Bearer sekrit-value-123")
@@ -1249,7 +866,10 @@ mod tests {
             "[[providers]]\nname = \"r\"\nkind = \"template\"\nurl = \"https://r.example/{url}?key=${NOPE}\"\n",
         )
         .unwrap();
-        assert_eq!(c.providers[0].ready, Err("missing env NOPE".to_string()));
+        assert_eq!(
+            c.providers[0].ready,
+            Readiness::MissingEnv(vec!["NOPE".to_string()])
+        );
     }
 
     #[test]
@@ -1367,8 +987,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            c.providers[0].ready,
-            Err("program not found: definitely-not-a-program-xyz".to_string())
+            c.providers[0].ready.to_string(),
+            "program not found: definitely-not-a-program-xyz"
         );
     }
 }

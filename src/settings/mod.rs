@@ -4,6 +4,8 @@
 //! Built once per process (ripgrep's "high-level args"); shared read-only afterwards.
 
 pub mod config;
+pub mod keys;
+pub mod providers;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -289,7 +291,7 @@ impl Settings {
     }
 
     pub fn ready_providers(&self) -> impl Iterator<Item = &ProviderSpec> {
-        self.providers.iter().filter(|p| p.ready.is_ok())
+        self.providers.iter().filter(|p| p.ready.is_ready())
     }
 
     pub fn attempt_timeout(&self) -> Duration {
