@@ -240,9 +240,13 @@ impl<'a> File<'a> {
                         };
                         let mut i = 0i64;
                         while i < count {
+                            let at = lx.pos;
                             let (Some(Tok::Int(o)), Some(Tok::Int(_gen)), Some(Tok::Keyword(kind))) =
                                 (lx.next_tok(), lx.next_tok(), lx.next_tok())
                             else {
+                                // Fewer entries than the count says: the next subsection
+                                // or the trailer starts here.
+                                lx.pos = at;
                                 break;
                             };
                             let num = u32::try_from(start.saturating_add(i)).ok()?;

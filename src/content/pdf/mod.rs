@@ -395,6 +395,8 @@ fn extract_inner(
         Some(_) => truncated = true,
         None => {}
     }
+    // A stream skipped as a bomb is text the reader may have missed: the cut is said.
+    truncated |= budget.bombs.get() > 0;
     drop_repeated_margins(&mut read);
     let mut text = String::new();
     let mut any_text = false;

@@ -72,8 +72,12 @@ pub(super) fn pages(file: &File<'_>, max: usize) -> Vec<PageRef> {
             .and_then(|o| file.resolve(o).as_i64())
             .or(rot);
         let kids = d.get(b"Kids").map(|k| file.resolve(k));
-        let is_pages = d.name(b"Type") == Some(b"Pages")
-            || (d.name(b"Type") != Some(b"Page") && kids.is_some());
+        let kind = d.name(b"Type");
+        let is_pages = kind == Some(b"Pages") || (kind != Some(b"Page") && kids.is_some());
+        if !is_pages && kind.is_some_and(|k| k != b"Page") {
+            // A catalog or a font where a kid should be: not a page.
+            continue;
+        }
         if is_pages {
             if let Some(kids) = kids.as_ref().and_then(|k| k.as_array()) {
                 for k in kids.iter().rev() {
