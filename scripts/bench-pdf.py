@@ -16,10 +16,11 @@ not scored (scans, files that need a password, broken files). A candidate that f
 out (30 s) or prints nothing scores 0 on that file.
 
 Per candidate and corpus: mean shingle F1 over the scored files (4-word shingles of
-lower-cased \\w+ tokens, counted as multisets; before tokenising, every text, the
+lower-cased \\w+ tokens, each CJK character a token of its own, counted as multisets; before tokenising, every text, the
 reference's included, is NFKC-normalised (a ligature glyph and its letters compare equal),
 words hyphenated at a line end are joined, and vetch's `--- page N ---` marker lines are
-dropped), the worst file's F1, `ok` = files of the whole corpus for which the candidate
+dropped, and so are pdfminer's `(cid:N)` placeholders for glyphs it could not map), the worst
+file's F1, `ok` = files of the whole corpus for which the candidate
 exits 0 with at least 40 non-space characters, wall time per page (process start included,
 summed over the scored files / summed pages) and the highest peak RSS over the corpus.
 BENCH_PDF_VERBOSE=1 prints every file's score.
@@ -35,14 +36,21 @@ import sys
 import time
 import unicodedata
 
-WORD = re.compile(r"\w+")
+# A word is a run of \w, except that Chinese and Japanese characters are words of their own:
+# neither text puts spaces between them, and one extractor's line break inside a run (pdfminer
+# writes vertical text one character a line) must not turn a sentence into other "words".
+CJK = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+WORD = re.compile(f"[{CJK}]|[^\\W{CJK}]+")
 PAGE_MARK = re.compile(r"^--- page \d+ ---$", re.M)
 HYPHEN_END = re.compile(r"(\w)[-\u00ad]\n\s*(\w)")
+# pdfminer writes `(cid:13)` for a glyph it cannot map: a placeholder, not text.
+CID_PLACEHOLDER = re.compile(r"\(cid:\d+\)")
 
 
 def normalise(text):
     text = unicodedata.normalize("NFKC", text)
     text = PAGE_MARK.sub("", text)
+    text = CID_PLACEHOLDER.sub("", text)
     return HYPHEN_END.sub(r"\1\2", text)
 
 

@@ -517,6 +517,22 @@ impl<'a> File<'a> {
         }
     }
 
+    /// Every object number the tables know (the scanned one included when the stated one
+    /// is missing objects), ascending.
+    pub fn object_numbers(&self) -> Vec<u32> {
+        if self.scanned.borrow().is_none() {
+            let t = self.scan();
+            *self.scanned.borrow_mut() = Some(t);
+        }
+        let mut nums: Vec<u32> = self.xref.keys().copied().collect();
+        if let Some(t) = self.scanned.borrow().as_ref() {
+            nums.extend(t.keys().copied());
+        }
+        nums.sort_unstable();
+        nums.dedup();
+        nums
+    }
+
     /// The object `num`, loaded once and cached.
     pub fn get(&self, num: u32) -> Option<Rc<Obj>> {
         if let Some(o) = self.cache.borrow().get(&num) {

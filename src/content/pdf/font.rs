@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 
+use super::cid;
 use super::file::File;
 use super::syntax::{Dict, Lexer, Obj, Tok};
 use super::tables;
@@ -162,7 +163,7 @@ impl CMap {
     }
 
     fn is_empty(&self) -> bool {
-        self.chars.is_empty() && self.ranges.is_empty()
+        self.chars.is_empty() && self.ranges.is_empty() && self.cids.is_empty()
     }
 
     /// The text of `code`, if mapped.
@@ -171,10 +172,15 @@ impl CMap {
             return Some(t.clone());
         }
         let i = self.ranges.partition_point(|r| r.0 <= code);
-        let (lo, hi, base) = self.ranges.get(i.checked_sub(1)?)?;
-        if code > *hi {
-            return None;
-        }
+        let Some((lo, _, base)) = i
+            .checked_sub(1)
+            .and_then(|i| self.ranges.get(i))
+            .filter(|r| code <= r.1)
+        else {
+            // Some writers put `cidrange` entries in a ToUnicode map: the "CID" is the
+            // character (as pdfminer reads them).
+            return self.cid(code).and_then(char::from_u32).map(String::from);
+        };
         let mut units = base.clone();
         let last = units.last_mut()?;
         *last = last.wrapping_add((code - lo) as u16);
@@ -248,10 +254,23 @@ pub(super) fn glyph_text(name: &[u8]) -> Option<String> {
     None
 }
 
+/// How a legacy CJK CMap (`90ms-RKSJ-H`, `GBK-EUC-H`, `H`, ...) splits its codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lead {
+    /// Shift-JIS: 0x81-0x9F and 0xE0-0xFC lead two bytes.
+    ShiftJis,
+    /// EUC, GBK, Big5, UHC: a byte from 0x81 leads two bytes.
+    High,
+    /// ISO-2022 JIS X 0208 (`H`, `V`): two bytes, read as EUC-JP with the high bits set.
+    Jis,
+}
+
 #[derive(Debug, Clone)]
 enum Codes {
     /// One byte a code.
     Simple,
+    /// A predefined CJK CMap over a legacy encoding: the code's bytes are the text in it.
+    Legacy(&'static encoding_rs::Encoding, Lead),
     /// Two bytes a code, code = CID (Identity-H/V, and CMaps we only know the width of).
     TwoByte,
     /// An embedded CMap.
@@ -267,6 +286,8 @@ pub(super) struct Font {
     encoding: Option<Box<[Option<char>; 256]>>,
     /// Composite fonts whose CMap is UCS-2 or UTF-16: the code is the text.
     code_is_unicode: bool,
+    /// Composite fonts of an Adobe CJK collection: CIDs map to text without `/ToUnicode`.
+    collection: Option<cid::Collection>,
     /// Simple fonts: widths by code (text space units, already scaled).
     widths: Vec<f64>,
     first_char: u32,
@@ -381,6 +402,7 @@ impl Font {
             to_unicode,
             encoding: Some(encoding),
             code_is_unicode: false,
+            collection: None,
             widths,
             first_char,
             cid_widths: Vec::new(),
@@ -408,9 +430,27 @@ impl Font {
         let enc = file.get_in(dict, b"Encoding");
         let (codes, code_is_unicode, vertical) = match &*enc {
             Obj::Name(n) => {
-                let unicode =
-                    n.windows(4).any(|w| w == b"UCS2") || n.windows(5).any(|w| w == b"UTF16");
-                (Codes::TwoByte, unicode, n.ends_with(b"-V"))
+                let has = |w: &[u8]| n.windows(w.len()).any(|x| x == w);
+                let unicode = has(b"UCS2") || has(b"UTF16");
+                let vertical = n.ends_with(b"-V") || n.as_slice() == b"V";
+                let codes = if unicode || n.starts_with(b"Identity") {
+                    Codes::TwoByte
+                } else if has(b"RKSJ") {
+                    Codes::Legacy(encoding_rs::SHIFT_JIS, Lead::ShiftJis)
+                } else if has(b"GB") {
+                    Codes::Legacy(encoding_rs::GBK, Lead::High)
+                } else if has(b"B5") || has(b"CNS") {
+                    Codes::Legacy(encoding_rs::BIG5, Lead::High)
+                } else if has(b"KSC") {
+                    Codes::Legacy(encoding_rs::EUC_KR, Lead::High)
+                } else if has(b"EUC") {
+                    Codes::Legacy(encoding_rs::EUC_JP, Lead::High)
+                } else if matches!(n.as_slice(), b"H" | b"V") {
+                    Codes::Legacy(encoding_rs::EUC_JP, Lead::Jis)
+                } else {
+                    Codes::TwoByte
+                };
+                (codes, unicode, vertical)
             }
             Obj::Stream(s) => {
                 let m = file
@@ -477,11 +517,17 @@ impl Font {
             .unwrap_or(0.0)
             .clamp(-1000.0, 0.0)
             / 1000.0;
+        let collection = file
+            .get_in(&desc_font, b"CIDSystemInfo")
+            .as_dict()
+            .and_then(|d| d.get(b"Ordering").and_then(|o| o.as_str().or(o.as_name())))
+            .and_then(cid::Collection::from_ordering);
         Font {
             codes,
             to_unicode,
             encoding: None,
             code_is_unicode,
+            collection,
             widths: Vec::new(),
             first_char: 0,
             cid_widths,
@@ -520,6 +566,16 @@ impl Font {
                     (code_of(&s[i..i + n]), n)
                 }
                 Codes::Embedded(m) => m.next_code(&s[i..]),
+                Codes::Legacy(_, lead) => {
+                    let b = s[i];
+                    let two = match lead {
+                        Lead::ShiftJis => matches!(b, 0x81..=0x9F | 0xE0..=0xFC),
+                        Lead::High => b >= 0x81,
+                        Lead::Jis => true,
+                    };
+                    let n = if two { 2.min(s.len() - i) } else { 1 };
+                    (code_of(&s[i..i + n]), n)
+                }
             };
             i += n;
             let cid = match &self.codes {
@@ -539,6 +595,17 @@ impl Font {
                         if let Some(c) = char::from_u32(code) {
                             buf.push(c);
                         }
+                    } else if let Codes::Legacy(enc, lead) = &self.codes {
+                        let mut bytes = s[i - n..i].to_vec();
+                        if *lead == Lead::Jis {
+                            bytes.iter_mut().for_each(|b| *b |= 0x80);
+                        }
+                        let (t, _) = enc.decode_without_bom_handling(&bytes);
+                        buf.push_str(t.trim_end_matches('\u{FFFD}'));
+                    } else if let Some(c) =
+                        self.collection.and_then(|coll| cid::to_unicode(coll, cid))
+                    {
+                        buf.push(c);
                     }
                 }
             }

@@ -17,6 +17,7 @@
 //! It must never panic and never print; `catch_unwind` stays as the last line, and the
 //! cancel flag (the attempt deadline) is polled inside every loop that reads the file.
 
+mod cid;
 mod crypt;
 mod file;
 mod filter;
@@ -356,6 +357,7 @@ fn extract_inner(
     let title = title(&file);
     let mut truncated = pages.len() > limits.max_pages;
     let (mut glyphs, mut undecoded) = (0u64, 0u64);
+    let mut missing = false;
     let mut read: Vec<PageBoxes> = Vec::new();
     let mut text_bytes = 0usize;
     for p in pages.iter().take(limits.max_pages) {
@@ -366,6 +368,7 @@ fn extract_inner(
         glyphs += pt.glyphs;
         undecoded += pt.undecoded;
         truncated |= pt.cut;
+        missing |= pt.missing;
         let boxes = layout::layout(&pt);
         text_bytes += boxes
             .iter()
@@ -423,6 +426,10 @@ fn extract_inner(
                 "a stream decodes to more than {} MiB (a compression bomb?)",
                 limits.max_stream_bytes / (1024 * 1024)
             ))
+        } else if missing && glyphs == 0 {
+            PdfFailure::Malformed(
+                "the pages' content is not in the file (a truncated or damaged file?)".into(),
+            )
         } else if glyphs > 0 && undecoded * 10 >= glyphs * 9 {
             PdfFailure::UndecodableText
         } else {
@@ -452,6 +459,8 @@ fn drop_repeated_margins(pages: &mut [PageBoxes]) {
             .filter(|c| !c.is_whitespace())
             .collect()
     };
+    // A page whose only text is the repeated block keeps it: dropping it would empty the
+    // page, and that is not a header any more.
     let in_margin = |b: &layout::TextBox, (lo, hi): (f64, f64)| {
         let band = (hi - lo).abs() * 0.1;
         b.lines.len() <= 2
@@ -486,8 +495,9 @@ fn drop_repeated_margins(pages: &mut [PageBoxes]) {
         let h = p.height;
         let mut keep = Vec::with_capacity(p.boxes.len());
         let mut said_here = Vec::new();
+        let alone = p.boxes.len() == 1;
         for b in p.boxes.drain(..) {
-            if in_margin(&b, h) {
+            if in_margin(&b, h) && !alone {
                 let k = key(&b);
                 if repeated.contains(&k) {
                     if said.contains(&k) {

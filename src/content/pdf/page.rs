@@ -35,8 +35,42 @@ pub(super) struct PageRef {
 }
 
 /// The pages of the document in order, at most `max + 1` of them (so a cut can be
-/// told), and whether the tree had to be skipped for a scan of `/Type /Page` objects.
+/// told). When the page tree gives none (its root is missing or damaged), every object
+/// of `/Type /Page` is a page, in object order, as pdfminer reads such files.
 pub(super) fn pages(file: &File<'_>, max: usize) -> Vec<PageRef> {
+    let out = page_tree(file, max);
+    if !out.is_empty() || file.budget.stopped().is_some() {
+        return out;
+    }
+    let mut out = Vec::new();
+    for num in file.object_numbers() {
+        if out.len() > max || file.budget.stopped().is_some() {
+            break;
+        }
+        let Some(o) = file.get(num) else { continue };
+        let Some(d) = o.as_dict() else { continue };
+        if d.name(b"Type") == Some(b"Page") {
+            out.push(PageRef {
+                resources: d.get(b"Resources").cloned(),
+                media_box: d
+                    .get(b"MediaBox")
+                    .and_then(|m| rect(&file.resolve(m)))
+                    .unwrap_or([0.0, 0.0, 612.0, 792.0]),
+                rotate: d
+                    .get(b"Rotate")
+                    .and_then(|r| file.resolve(r).as_i64())
+                    .unwrap_or(0)
+                    .rem_euclid(360)
+                    / 90
+                    * 90,
+                dict: d.clone(),
+            });
+        }
+    }
+    out
+}
+
+fn page_tree(file: &File<'_>, max: usize) -> Vec<PageRef> {
     let mut out = Vec::new();
     let root = file.get_in(&file.trailer, b"Root");
     let Some(cat) = root.as_dict() else {
@@ -139,6 +173,8 @@ pub(super) struct PageText {
     pub undecoded: u64,
     /// The page was cut (operator or character cap).
     pub cut: bool,
+    /// Content the page refers to is not in the file.
+    pub missing: bool,
 }
 
 type Matrix = [f64; 6];
@@ -240,14 +276,19 @@ pub(super) fn read_page(file: &File<'_>, page: &PageRef) -> PageText {
         }
         Obj::Array(a) => {
             for part in a.iter().take(4096) {
-                if let Obj::Stream(s) = &*file.resolve(part) {
-                    if let Ok(d) = file.decode_stream(s) {
-                        data.extend_from_slice(&d);
-                        data.push(b'\n');
+                match &*file.resolve(part) {
+                    Obj::Stream(s) => {
+                        if let Ok(d) = file.decode_stream(s) {
+                            data.extend_from_slice(&d);
+                            data.push(b'\n');
+                        }
                     }
+                    _ => it.out.missing = true,
                 }
             }
         }
+        // `/Contents` names an object the file does not have (a truncated file).
+        Obj::Null => it.out.missing = page.dict.get(b"Contents").is_some(),
         _ => {}
     }
     it.run(&data, &res);
