@@ -23,7 +23,8 @@ dropped, and so are pdfminer's `(cid:N)` placeholders for glyphs it could not ma
 file's F1, `ok` = files of the whole corpus for which the candidate
 exits 0 with at least 40 non-space characters, wall time per page (process start included,
 summed over the scored files / summed pages) and the highest peak RSS over the corpus.
-BENCH_PDF_VERBOSE=1 prints every file's score.
+BENCH_PDF_VERBOSE=1 prints every file's score; BENCH_PDF_PLAIN=1 scores as the first version
+of this script did (plain \\w+ words, `(cid:N)` kept), for comparison with older figures.
 
 Nothing is fetched by this script. The corpora are copied once by hand, e.g. from local
 clones: pdfminer.six's samples/ and py-pdf/sample-files.
@@ -41,6 +42,10 @@ import unicodedata
 # writes vertical text one character a line) must not turn a sentence into other "words".
 CJK = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
 WORD = re.compile(f"[{CJK}]|[^\\W{CJK}]+")
+# BENCH_PDF_PLAIN=1: the first scorer (issue 15): plain \w+ words, placeholders kept.
+PLAIN = bool(os.environ.get("BENCH_PDF_PLAIN"))
+if PLAIN:
+    WORD = re.compile(r"\w+")
 PAGE_MARK = re.compile(r"^--- page \d+ ---$", re.M)
 HYPHEN_END = re.compile(r"(\w)[-\u00ad]\n\s*(\w)")
 # pdfminer writes `(cid:13)` for a glyph it cannot map: a placeholder, not text.
@@ -50,7 +55,8 @@ CID_PLACEHOLDER = re.compile(r"\(cid:\d+\)")
 def normalise(text):
     text = unicodedata.normalize("NFKC", text)
     text = PAGE_MARK.sub("", text)
-    text = CID_PLACEHOLDER.sub("", text)
+    if not PLAIN:
+        text = CID_PLACEHOLDER.sub("", text)
     return HYPHEN_END.sub(r"\1\2", text)
 
 

@@ -13,6 +13,7 @@ use super::cid;
 use super::file::File;
 use super::syntax::{Dict, Lexer, Obj, Tok};
 use super::tables;
+use super::truetype;
 
 /// Entries read from one CMap at most.
 const MAX_CMAP_ENTRIES: usize = 200_000;
@@ -288,6 +289,10 @@ pub(super) struct Font {
     code_is_unicode: bool,
     /// Composite fonts of an Adobe CJK collection: CIDs map to text without `/ToUnicode`.
     collection: Option<cid::Collection>,
+    /// Composite TrueType fonts without `/ToUnicode`: glyph → character from the embedded
+    /// font's cmap, and CID → glyph (`/CIDToGIDMap`; None is the identity).
+    glyph_text: Option<HashMap<u16, char>>,
+    cid_to_gid: Option<Vec<u16>>,
     /// Simple fonts: widths by code (text space units, already scaled).
     widths: Vec<f64>,
     first_char: u32,
@@ -403,6 +408,8 @@ impl Font {
             encoding: Some(encoding),
             code_is_unicode: false,
             collection: None,
+            glyph_text: None,
+            cid_to_gid: None,
             widths,
             first_char,
             cid_widths: Vec::new(),
@@ -522,12 +529,20 @@ impl Font {
             .as_dict()
             .and_then(|d| d.get(b"Ordering").and_then(|o| o.as_str().or(o.as_name())))
             .and_then(cid::Collection::from_ordering);
+        let (glyph_text, cid_to_gid) =
+            if to_unicode.is_none() && !code_is_unicode && collection.is_none() {
+                embedded_cmap(file, &desc_font, &descriptor)
+            } else {
+                (None, None)
+            };
         Font {
             codes,
             to_unicode,
             encoding: None,
             code_is_unicode,
             collection,
+            glyph_text,
+            cid_to_gid,
             widths: Vec::new(),
             first_char: 0,
             cid_widths,
@@ -606,6 +621,14 @@ impl Font {
                         self.collection.and_then(|coll| cid::to_unicode(coll, cid))
                     {
                         buf.push(c);
+                    } else if let Some(map) = &self.glyph_text {
+                        let gid = match &self.cid_to_gid {
+                            Some(t) => t.get(cid as usize).copied(),
+                            None => u16::try_from(cid).ok(),
+                        };
+                        if let Some(c) = gid.and_then(|g| map.get(&g)) {
+                            buf.push(*c);
+                        }
                     }
                 }
             }
@@ -617,6 +640,33 @@ impl Font {
             });
         }
     }
+}
+
+/// The embedded TrueType program's cmap read backwards, and `/CIDToGIDMap` (a stream of
+/// two-byte glyph ids, at most 65,536 of them; absent or `/Identity` is the identity).
+type GlyphMaps = (Option<HashMap<u16, char>>, Option<Vec<u16>>);
+
+fn embedded_cmap(file: &File<'_>, cid_font: &Dict, descriptor: &Dict) -> GlyphMaps {
+    let Obj::Stream(s) = &*file.get_in(descriptor, b"FontFile2") else {
+        return (None, None);
+    };
+    let Ok(program) = file.decode_stream(s) else {
+        return (None, None);
+    };
+    let map = truetype::glyph_chars(&program);
+    if map.is_empty() {
+        return (None, None);
+    }
+    let gids = match &*file.get_in(cid_font, b"CIDToGIDMap") {
+        Obj::Stream(m) => file.decode_stream(m).ok().map(|d| {
+            d.chunks_exact(2)
+                .take(65_536)
+                .map(|c| u16::from_be_bytes([c[0], c[1]]))
+                .collect()
+        }),
+        _ => None,
+    };
+    (Some(map), gids)
 }
 
 /// The code → character table of a simple font: `/Differences` over the base encoding.

@@ -26,6 +26,7 @@ mod layout;
 mod page;
 mod syntax;
 mod tables;
+mod truetype;
 
 use std::cell::Cell;
 use std::collections::HashMap;
