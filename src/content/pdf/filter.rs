@@ -268,25 +268,10 @@ fn ascii85(input: &[u8], cap: usize) -> Result<Vec<u8>, DecodeError> {
 }
 
 fn ascii_hex(input: &[u8], cap: usize) -> Result<Vec<u8>, DecodeError> {
-    let mut out = Out::new(cap);
-    let mut hi: Option<u8> = None;
-    for &c in input {
-        let v = match c {
-            b'>' => break,
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            b'A'..=b'F' => c - b'A' + 10,
-            _ => continue,
-        };
-        match hi.take() {
-            Some(h) => out.push(h << 4 | v)?,
-            None => hi = Some(v),
-        }
+    match super::syntax::unhex(input, cap) {
+        (_, _, true) => Err(DecodeError::TooLarge),
+        (out, _, false) => Ok(out),
     }
-    if let Some(h) = hi {
-        out.push(h << 4)?;
-    }
-    Ok(out.buf)
 }
 
 fn run_length(input: &[u8], cap: usize) -> Result<Vec<u8>, DecodeError> {

@@ -120,6 +120,43 @@ pub(super) fn is_delim(b: u8) -> bool {
     )
 }
 
+/// Hex digits up to `>` (whitespace and junk skipped, an odd last digit padded with 0),
+/// as a hex string and the ASCIIHexDecode filter read them: the bytes, how much input was
+/// used (the `>` included), and whether the output stopped at `cap` bytes.
+pub(super) fn unhex(input: &[u8], cap: usize) -> (Vec<u8>, usize, bool) {
+    let mut out = Vec::new();
+    let mut hi: Option<u8> = None;
+    let mut used = input.len();
+    for (i, &c) in input.iter().enumerate() {
+        let v = match c {
+            b'>' => {
+                used = i + 1;
+                break;
+            }
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            b'A'..=b'F' => c - b'A' + 10,
+            _ => continue,
+        };
+        match hi.take() {
+            Some(h) => {
+                if out.len() >= cap {
+                    return (out, i, true);
+                }
+                out.push(h << 4 | v);
+            }
+            None => hi = Some(v),
+        }
+    }
+    if let Some(h) = hi {
+        if out.len() >= cap {
+            return (out, used, true);
+        }
+        out.push(h << 4);
+    }
+    (out, used, false)
+}
+
 /// A lexer over a byte slice.
 pub(super) struct Lexer<'a> {
     pub buf: &'a [u8],
@@ -261,26 +298,8 @@ impl<'a> Lexer<'a> {
     }
 
     fn hex_string(&mut self) -> Vec<u8> {
-        self.pos += 1;
-        let mut out = Vec::new();
-        let mut hi: Option<u8> = None;
-        while let Some(c) = self.peek() {
-            self.pos += 1;
-            let v = match c {
-                b'>' => break,
-                b'0'..=b'9' => c - b'0',
-                b'a'..=b'f' => c - b'a' + 10,
-                b'A'..=b'F' => c - b'A' + 10,
-                _ => continue,
-            };
-            match hi.take() {
-                Some(h) => out.push(h << 4 | v),
-                None => hi = Some(v),
-            }
-        }
-        if let Some(h) = hi {
-            out.push(h << 4);
-        }
+        let (out, used, _) = unhex(&self.buf[self.pos + 1..], usize::MAX);
+        self.pos += 1 + used;
         out
     }
 
