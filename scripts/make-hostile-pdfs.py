@@ -255,9 +255,15 @@ def main():
         ("encrypted-rc4-128.pdf", ["128", "--use-aes=n"]),
         ("encrypted-aes-128.pdf", ["128", "--use-aes=y"]),
         ("encrypted-aes-256.pdf", ["256"]),
+        ("encrypted-aes-256-r5.pdf", ["256", "--force-R5"]),
     ]:
         subprocess.run(["qpdf", "--static-id", "--allow-weak-crypto", "--encrypt", "", "owner-secret",
                         *args, "--", MULTIPAGE, os.path.join(OUT, name)], check=True)
+
+    # A real user password (RC4-128): stays "encrypted PDF".
+    subprocess.run(["qpdf", "--static-id", "--allow-weak-crypto", "--encrypt", "user-secret",
+                    "owner-secret", "128", "--use-aes=n", "--", MULTIPAGE,
+                    os.path.join(OUT, "encrypted-rc4-user-password.pdf")], check=True)
 
     for f in sorted(os.listdir(OUT)):
         print(f, os.path.getsize(os.path.join(OUT, f)), file=sys.stderr)

@@ -534,6 +534,8 @@ mod hostile {
         ReadsCut,
         /// Refused as a compression bomb.
         Bomb,
+        /// A real user password: `encrypted PDF`.
+        NeedsPassword,
     }
 
     /// How each file of tests/fixtures/pdf/hostile/ (scripts/make-hostile-pdfs.py) ends.
@@ -541,9 +543,11 @@ mod hostile {
         ("ascii-chain-bomb.pdf", End::ReadsCut),
         ("deep-nesting.pdf", End::Reads),
         ("encrypted-aes-128.pdf", End::Reads),
+        ("encrypted-aes-256-r5.pdf", End::Reads),
         ("encrypted-aes-256.pdf", End::Reads),
         ("encrypted-rc4-128.pdf", End::Reads),
         ("encrypted-rc4-40.pdf", End::Reads),
+        ("encrypted-rc4-user-password.pdf", End::NeedsPassword),
         ("flate-chain-bomb.pdf", End::Bomb),
         ("font-range-lie.pdf", End::Reads),
         ("form-fanout.pdf", End::ReadsCut),
@@ -596,6 +600,7 @@ mod hostile {
                 (End::Bomb, Err(PdfFailure::Malformed(d))) => {
                     assert!(d.contains("compression bomb"), "{name}: {d}");
                 }
+                (End::NeedsPassword, Err(PdfFailure::Encrypted)) => {}
                 _ => panic!("{name}: expected {end:?}, got {r:?}"),
             }
         }
@@ -627,6 +632,7 @@ mod hostile {
             "encrypted-rc4-40.pdf",
             "encrypted-rc4-128.pdf",
             "encrypted-aes-128.pdf",
+            "encrypted-aes-256-r5.pdf",
             "encrypted-aes-256.pdf",
         ] {
             let t = run(
