@@ -111,9 +111,12 @@ def lzw_zero_bomb(n_codes):
 def main():
     os.makedirs(OUT, exist_ok=True)
 
-    # A page tree node that claims a trillion pages (lopdf reserved 12 TB for it).
+    # A page tree node that claims a trillion pages, after a first page (lopdf 0.42 sized a
+    # Vec from the /Count of the kids still to visit, 16 TB, and the process aborted).
     objs = pages_doc([stream(b"", GOOD)])
-    objs[1] = b"<< /Type /Pages /Kids [4 0 R] /Count 1000000000000 >>"
+    objs[1] = b"<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 1000000000000 >>"
+    objs.append(b"<< /Type /Pages /Parent 2 0 R /Kids [7 0 R] /Count 1000000000000 >>")
+    objs.append(objs[3].replace(b"/Parent 2 0 R", b"/Parent 6 0 R"))
     write("page-count-lie.pdf", objs)
 
     # A page tree that is a DAG 40 levels deep, each node listing its child twice:
