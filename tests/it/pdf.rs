@@ -522,6 +522,77 @@ mod hostile {
         assert_eq!(r, Err(PdfFailure::Cancelled));
     }
 
+    /// Three pages, each with a running header, a footer with its page number, and two
+    /// columns drawn row by row (left, right, left, right: the order a naive reader keeps).
+    fn report_pages() -> Vec<u8> {
+        let left = [
+            "The left column starts the argument",
+            "and carries it over several lines",
+            "until the column ends at the bottom.",
+        ];
+        let right = [
+            "The right column is read second",
+            "because a reader finishes the left",
+            "column before moving across the page.",
+        ];
+        let mut objs = vec![
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [4 0 R 6 0 R 8 0 R] /Count 3 >>".to_vec(),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_vec(),
+        ];
+        for n in 1..=3 {
+            let mut c = String::from(
+                "BT /F1 9 Tf 72 800 Td (Quarterly Report of the Example Society) Tj ET\n",
+            );
+            for (i, (l, r)) in left.iter().zip(right).enumerate() {
+                let y = 700 - 14 * i;
+                c.push_str(&format!("BT /F1 11 Tf 72 {y} Td (Page {n}: {l}) Tj ET\n"));
+                c.push_str(&format!("BT /F1 11 Tf 320 {y} Td (Page {n}: {r}) Tj ET\n"));
+            }
+            c.push_str(&format!("BT /F1 9 Tf 290 40 Td (- {n} -) Tj ET\n"));
+            let page = objs.len() + 1;
+            objs.push(
+                format!(
+                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] \
+                     /Resources << /Font << /F1 3 0 R >> >> /Contents {} 0 R >>",
+                    page + 1
+                )
+                .into_bytes(),
+            );
+            objs.push(stream("", c.as_bytes()));
+        }
+        build(&objs)
+    }
+
+    #[test]
+    fn two_columns_read_column_by_column_and_running_heads_are_said_once() {
+        let t = run(&report_pages(), &PdfLimits::default()).expect("text");
+        let text = &t.text;
+        assert_eq!(
+            text.matches("Quarterly Report of the Example Society")
+                .count(),
+            1,
+            "{text}"
+        );
+        // The footer (`- 1 -`, digits aside the same on every page) is said once too.
+        assert_eq!(
+            text.matches("- 1 -").count()
+                + text.matches("- 2 -").count()
+                + text.matches("- 3 -").count(),
+            1,
+            "{text}"
+        );
+        for n in 1..=3 {
+            let left_end = text
+                .find(&format!("Page {n}: until the column ends at the bottom."))
+                .expect("left column");
+            let right_start = text
+                .find(&format!("Page {n}: The right column is read second"))
+                .expect("right column");
+            assert!(left_end < right_start, "page {n}: {text}");
+        }
+    }
+
     /// The phrase every hostile file carries on a page that is fine (multipage.pdf, which
     /// the encrypted ones are made from, has it on page 3).
     const MARKER: &str = "marmalade lighthouse protocol";
