@@ -198,6 +198,19 @@ def main():
                        b" << /XObject 6 0 R >>", b"/Y0 Do"))
     write("form-fanout.pdf", objs)
 
+    # Three forms, each 30 MiB of content (Flate over Flate, a few hundred bytes) that draws
+    # the next: held at once they would pass the 64 MiB a page may hold.
+    objs = pages_doc([stream(b"", GOOD + b" /N1 Do")],
+                     resources=b"<< /Font << /F1 3 0 R >> /XObject 6 0 R >>")
+    objs.append(b"<< /N1 7 0 R /N2 8 0 R /N3 9 0 R >>")
+    for n in range(1, 4):
+        body = deflate_stream([b" " * (30 << 20),
+                               b"BT /F1 12 Tf 72 %d Td (form %d) Tj ET /N%d Do" % (600 - 20 * n, n, n + 1)])
+        objs.append(stream(b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Filter"
+                           b" [/FlateDecode /FlateDecode] /Resources << /Font << /F1 3 0 R >>"
+                           b" /XObject 6 0 R >>", deflate(body)))
+    write("form-nest-bomb.pdf", objs)
+
     # Nesting: 20,000 open arrays in an object, 100,000 in a content stream.
     objs = pages_doc([stream(b"/Filter /FlateDecode", deflate(b"[" * 100_000 + b" " + GOOD))])
     objs.append(b"<< /Deep " + b"[" * 20_000 + b" >>")

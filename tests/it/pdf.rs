@@ -622,6 +622,7 @@ mod hostile {
         ("flate-chain-bomb.pdf", End::Bomb),
         ("font-range-lie.pdf", End::Reads),
         ("form-fanout.pdf", End::ReadsCut),
+        ("form-nest-bomb.pdf", End::ReadsCut),
         ("lzw-bomb.pdf", End::ReadsCut),
         ("objstm-count-lie.pdf", End::Reads),
         ("operator-flood-pages.pdf", End::ReadsCut),

@@ -308,7 +308,9 @@ fn predict(data: Vec<u8>, p: &Predictor, cap: usize) -> Result<Vec<u8>, DecodeEr
     let bpc = p.bpc.clamp(1, 16);
     let columns = p.columns.clamp(1, 1 << 20);
     let bpp = (colors * bpc).div_ceil(8).max(1);
-    let row = (colors * bpc * columns).div_ceil(8);
+    // A row never needs to be longer than the data: `/Columns` is the file's word, and the
+    // two row buffers below must not be sized by it.
+    let row = (colors * bpc * columns).div_ceil(8).min(data.len());
     if row == 0 {
         return Ok(data);
     }
@@ -432,6 +434,18 @@ mod tests {
             decode(&[0x81, 0], &[stage(b"RL")], &Budget::new(&c, 1 << 20, 64)),
             Err(DecodeError::TooLarge)
         );
+    }
+
+    #[test]
+    fn a_huge_columns_value_sizes_nothing() {
+        let p = Predictor {
+            predictor: 12,
+            colors: 32,
+            bpc: 16,
+            columns: 1 << 20,
+        };
+        // Rows as long as the data: one row, the filter byte and its three bytes.
+        assert_eq!(predict(vec![0, 1, 2, 3], &p, 100), Ok(vec![1, 2, 3]));
     }
 
     #[test]

@@ -20,6 +20,9 @@ pub(super) const MAX_FORM_DEPTH: usize = 16;
 pub(super) const MAX_PAGE_OPS: u64 = 1_000_000;
 /// Characters kept from one page at most.
 pub(super) const MAX_PAGE_CHARS: usize = 200_000;
+/// Decoded content held at once while a page runs (its content streams and the forms
+/// it is inside of): a form that would go past this is not drawn and the page is `cut`.
+pub(super) const MAX_LIVE_CONTENT: usize = 64 * 1024 * 1024;
 /// Page tree nodes visited at most.
 const MAX_TREE_NODES: usize = 200_000;
 /// `q` nested deeper than this is ignored (its `Q` too).
@@ -219,6 +222,8 @@ struct Interp<'f, 'a> {
     tm: Matrix,
     tlm: Matrix,
     scratch: String,
+    /// Bytes of decoded content held now (the page's and the forms' being drawn).
+    live: usize,
 }
 
 /// Interpret one page's content into characters.
@@ -252,6 +257,7 @@ pub(super) fn read_page(file: &File<'_>, page: &PageRef) -> PageText {
         tm: IDENTITY,
         tlm: IDENTITY,
         scratch: String::new(),
+        live: 0,
     };
     let res = page
         .resources
@@ -279,6 +285,10 @@ pub(super) fn read_page(file: &File<'_>, page: &PageRef) -> PageText {
                 match &*file.resolve(part) {
                     Obj::Stream(s) => {
                         if let Ok(d) = file.decode_stream(s) {
+                            if data.len() + d.len() >= MAX_LIVE_CONTENT {
+                                it.out.cut = true;
+                                break;
+                            }
                             data.extend_from_slice(&d);
                             data.push(b'\n');
                         }
@@ -291,6 +301,7 @@ pub(super) fn read_page(file: &File<'_>, page: &PageRef) -> PageText {
         Obj::Null => it.out.missing = page.dict.get(b"Contents").is_some(),
         _ => {}
     }
+    it.live = data.len();
     it.run(&data, &res);
     it.out
 }
@@ -529,6 +540,10 @@ impl Interp<'_, '_> {
         let Ok(data) = self.file.decode_stream(s) else {
             return;
         };
+        if self.live + data.len() > MAX_LIVE_CONTENT {
+            self.out.cut = true;
+            return;
+        }
         let own = self.file.get_in(&s.dict, b"Resources").as_dict().cloned();
         let m = self
             .file
@@ -544,7 +559,9 @@ impl Interp<'_, '_> {
         self.gs.ctm = mul(&m, &self.gs.ctm);
         self.forms.push(num);
         let r = own.unwrap_or_else(|| res.clone());
+        self.live += data.len();
         self.run(&data, &r);
+        self.live -= data.len();
         self.forms.pop();
         self.stack.truncate(saved.3);
         self.gs = saved.0;
