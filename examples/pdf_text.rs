@@ -1,8 +1,8 @@
 //! Print the text vetch extracts from a PDF file, for scripts/bench-pdf.py.
 //!
 //! usage: cargo run --release --example pdf_text -- FILE
-//! stdout: the text; stderr: `peak_rss_kib N` (Linux), then as the last line `pages N`
-//! (pages read), or the failure.
+//! stdout: the text; stderr: `peak_rss_kib N` (Linux, the process's own high-water mark),
+//! then as the last line `pages N` (pages read), or the failure.
 
 use std::sync::atomic::AtomicBool;
 
@@ -19,22 +19,23 @@ fn main() {
         }
     };
     let limits = vetch::content::pdf::PdfLimits::default();
-    match vetch::content::pdf::extract_pdf(&bytes, &limits, &AtomicBool::new(false)) {
+    let result = vetch::content::pdf::extract_pdf(&bytes, &limits, &AtomicBool::new(false));
+    // The process's own high-water mark: a parent's wait4 would count the memory of the
+    // (larger) scorer it was forked from.
+    if let Some(kib) = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:").map(|v| v.trim().to_string()))
+        })
+    {
+        eprintln!("peak_rss_kib {}", kib.trim_end_matches(" kB"));
+    }
+    match result {
         Ok(t) => {
             println!("{}", t.text);
             if let Some(title) = t.title {
                 eprintln!("title {title}");
-            }
-            // The process's own high-water mark: a parent's wait4 would count the memory of
-            // the (larger) scorer it was forked from.
-            if let Some(kib) = std::fs::read_to_string("/proc/self/status")
-                .ok()
-                .and_then(|s| {
-                    s.lines()
-                        .find_map(|l| l.strip_prefix("VmHWM:").map(|v| v.trim().to_string()))
-                })
-            {
-                eprintln!("peak_rss_kib {}", kib.trim_end_matches(" kB"));
             }
             eprintln!("pages {}", t.pages.min(limits.max_pages));
         }

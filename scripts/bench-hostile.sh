@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Hostile bodies (issue 12) at 1 MB, 5 MB and the default cap (5 MiB): wall time, CPU time
-# (user + system) and peak RSS of one `vetch lookup` each, in auto mode, from GNU time.
-# Targets: peak RSS under 64 MB and CPU under the lookup deadline (40 s) for every body.
+# Hostile bodies (issue 12) at 1 MB, 5 MB and the default cap (5 MiB), and the hostile PDFs
+# of tests/fixtures/pdf/hostile/ (issue 25, made by scripts/make-hostile-pdfs.py): wall time,
+# CPU time (user + system) and peak RSS of one `vetch lookup` each, in auto mode, from GNU
+# time. Targets: peak RSS under 64 MB for the HTML/JSON bodies and under 256 MiB for the PDFs,
+# and CPU under the lookup deadline (40 s) for every body.
 # Measured on a loaded 2-core machine (release, issue 12): every body under 0.45 s of CPU;
 # peak RSS highest for 5 MiB of `<span class="c">w </span>` (61 MB), then entity-dense
 # text (45 MB) and 100,000 `<b>` elements (44 MB).
@@ -48,6 +50,8 @@ for name, n in sizes.items():
             f.write(text)
 EOF
 
+cp tests/fixtures/pdf/hostile/*.pdf "$DIR"/
+
 PORT_FILE="$DIR/port"
 python3 - "$DIR" "$PORT_FILE" <<'EOF' &
 import sys, http.server, functools, socketserver
@@ -64,8 +68,8 @@ SERVER_PID=$!
 for _ in $(seq 1 200); do [ -s "$PORT_FILE" ] && break; sleep 0.05; done
 PORT=$(cat "$PORT_FILE")
 
-printf '%-22s %9s %9s %9s  %s\n' body wall_s cpu_s rss_MB "outcome"
-for f in $(cd "$DIR" && ls *.json *.html | sort | grep -E "${ONLY:-.}"); do
+printf '%-26s %9s %9s %9s  %s\n' body wall_s cpu_s rss_MB "outcome"
+for f in $(cd "$DIR" && ls *.json *.html *.pdf | sort | grep -E "${ONLY:-.}"); do
   [ "$f" = port ] && continue
   log="$DIR/time.log"
   out=$(/usr/bin/time -v "$VETCH" --allow-private lookup -o receipt --compact \
@@ -78,5 +82,5 @@ try:
     r=json.loads(sys.argv[1]); a=r["attempts_log"][-1]
     print(a["outcome"], r["content_chars"], "chars", ("truncated" if r.get("truncated") else ""))
 except Exception as e: print("no receipt", e)' "$out")
-  printf '%-22s %9s %9s %9s  %s\n' "$f" "$wall" "$cpu" "$rss" "$outcome"
+  printf '%-26s %9s %9s %9s  %s\n' "$f" "$wall" "$cpu" "$rss" "$outcome"
 done

@@ -298,6 +298,8 @@ pub enum FailureKind {
     EncryptedPdf,
     /// A PDF whose pages have no text.
     NoTextLayer,
+    /// A PDF whose pages show text that no font maps to characters.
+    UndecodablePdfText,
 }
 
 /// Why a requested URL is refused before any attempt (`invalid_input`). `Display` is the
@@ -363,7 +365,8 @@ impl FailureKind {
             | K::MissingText(_)
             | K::TooShort { .. }
             | K::EncryptedPdf
-            | K::NoTextLayer => Outcome::UnusableContent,
+            | K::NoTextLayer
+            | K::UndecodablePdfText => Outcome::UnusableContent,
         }
     }
 }
@@ -463,6 +466,9 @@ impl fmt::Display for FailureKind {
             }
             K::EncryptedPdf => f.write_str("encrypted PDF"),
             K::NoTextLayer => f.write_str("no text layer (scanned PDF?)"),
+            K::UndecodablePdfText => {
+                f.write_str("PDF text does not decode (its fonts map no characters)")
+            }
         }
     }
 }
@@ -733,6 +739,11 @@ mod tests {
             ),
             (K::EncryptedPdf, UnusableContent, "encrypted PDF"),
             (
+                K::UndecodablePdfText,
+                UnusableContent,
+                "PDF text does not decode (its fonts map no characters)",
+            ),
+            (
                 K::NoTextLayer,
                 UnusableContent,
                 "no text layer (scanned PDF?)",
@@ -767,27 +778,27 @@ mod tests {
             ),
             (
                 K::MalformedPdf {
-                    detail: "a form XObject draws itself".into(),
+                    detail: "more than 20000000 content operators".into(),
                     cut_at: None,
                 },
                 MalformedResponse,
-                "malformed PDF: a form XObject draws itself",
+                "malformed PDF: more than 20000000 content operators",
             ),
             (
                 K::MalformedPdf {
-                    detail: "streams inflate to more than 256 MiB (a compression bomb?)".into(),
+                    detail: "streams decode to more than 256 MiB (a compression bomb?)".into(),
                     cut_at: None,
                 },
                 MalformedResponse,
-                "malformed PDF: streams inflate to more than 256 MiB (a compression bomb?)",
+                "malformed PDF: streams decode to more than 256 MiB (a compression bomb?)",
             ),
             (
                 K::MalformedPdf {
-                    detail: "the parser failed on this document".into(),
+                    detail: "the reader failed on this document".into(),
                     cut_at: Some(4096),
                 },
                 MalformedResponse,
-                "PDF cut at the body cap (4096 bytes): malformed PDF: the parser failed on this document",
+                "PDF cut at the body cap (4096 bytes): malformed PDF: the reader failed on this document",
             ),
         ];
         for (kind, outcome, detail) in &cases {

@@ -341,3 +341,14 @@ pub fn md_unescape(s: &str) -> String {
 /// what the receipt says (an attempt `timed out`, a budget cut by the deadline), and speed
 /// belongs to the benchmarks.
 pub const HANG_GUARD: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// `f()`, run on a thread of its own; the test fails if it has not returned within
+/// [`HANG_GUARD`] (a guard against a hang, not a speed test).
+pub fn within_hang_guard<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(HANG_GUARD)
+        .unwrap_or_else(|e| panic!("no result within the hang guard ({HANG_GUARD:?}): {e}"))
+}

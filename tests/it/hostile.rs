@@ -948,3 +948,111 @@ fn h10_links_planted_in_the_cache_are_never_followed() {
     assert_eq!(r["cache"]["status"], "miss", "{r}");
     assert_eq!(hits.load(Ordering::SeqCst), 4);
 }
+
+// --- hostile PDFs (issue 25) among good pages, in batch and in MCP -----------------------
+
+/// Hostile PDFs that once aborted the process or ran past the deadline (a page-count lie,
+/// a filter-chain bomb, an LZW bomb, an operator flood), a page-tree DAG, a broken table and
+/// an encrypted file: served as `application/pdf` beside normal pages.
+const PDF_ROWS: [&str; 7] = [
+    "page-count-lie.pdf",
+    "flate-chain-bomb.pdf",
+    "lzw-bomb.pdf",
+    "operator-flood.pdf",
+    "page-tree-dag.pdf",
+    "xref-missing.pdf",
+    "encrypted-aes-256.pdf",
+];
+
+fn serve_hostile_pdfs() -> SocketAddr {
+    serve(
+        PDF_ROWS
+            .iter()
+            .map(|name| {
+                let path: &'static str = Box::leak(format!("/{name}").into_boxed_str());
+                let body = common::fixture(&format!("pdf/hostile/{name}"));
+                (path, "application/pdf", body)
+            })
+            .collect(),
+    )
+}
+
+/// Each hostile PDF's result: a bomb is `malformed_response`, everything else reads.
+fn assert_pdf_result(name: &str, status: &Value, receipt: &Value) {
+    let outcome = &receipt["attempts_log"][0]["outcome"];
+    if name.contains("bomb") && name != "lzw-bomb.pdf" {
+        assert_eq!(outcome, "malformed_response", "{name}: {receipt}");
+    } else {
+        assert_eq!(status, "success", "{name}: {receipt}");
+    }
+}
+
+#[test]
+fn h11_hostile_pdfs_in_a_batch_every_line_is_answered() {
+    let addr = serve_hostile_pdfs();
+    let cfg = config_file(&format!(
+        "{LIMITS}[[providers]]\nname = \"direct\"\nkind = \"http\"\n"
+    ));
+    let mut input = format!("http://{addr}/first\n");
+    for name in PDF_ROWS {
+        input.push_str(&format!(
+            "http://{addr}/{name}\nhttp://{addr}/after-{name}\n"
+        ));
+    }
+    let r = run(
+        &["batch", "--config", cfg.path().to_str().unwrap()],
+        input.into_bytes(),
+    );
+    assert_bounded(&r, "hostile PDFs");
+    let out = lines(&r.stdout);
+    assert_eq!(
+        out.len(),
+        1 + 2 * PDF_ROWS.len(),
+        "every line gets its result"
+    );
+    assert_eq!(out[0]["status"], "success");
+    for (i, name) in PDF_ROWS.iter().enumerate() {
+        let pdf = &out[1 + 2 * i];
+        assert_pdf_result(name, &pdf["status"], &pdf["content"][0]["json"]);
+        assert_eq!(out[2 + 2 * i]["status"], "success", "the page after {name}");
+    }
+}
+
+#[test]
+fn h11_hostile_pdfs_in_an_mcp_session_every_call_is_answered() {
+    let addr = serve_hostile_pdfs();
+    let cfg = config_file(&format!(
+        "{LIMITS}[[providers]]\nname = \"direct\"\nkind = \"http\"\n"
+    ));
+    let mut calls: Vec<(u64, Value)> = PDF_ROWS
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            (
+                i as u64 + 1,
+                serde_json::json!({"url": format!("http://{addr}/{name}")}),
+            )
+        })
+        .collect();
+    calls.push((
+        100,
+        serde_json::json!({"url": format!("http://{addr}/normal")}),
+    ));
+    let r = run(
+        &["mcp", "--config", cfg.path().to_str().unwrap()],
+        mcp_session(&calls),
+    );
+    assert_bounded(&r, "hostile PDFs");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let out = lines(&r.stdout);
+    for (i, name) in PDF_ROWS.iter().enumerate() {
+        let result = &response(&out, i as u64 + 1)["result"];
+        let status = if result["isError"] == false {
+            Value::from("success")
+        } else {
+            Value::from("error")
+        };
+        assert_pdf_result(name, &status, &result["structuredContent"]);
+    }
+    assert_eq!(response(&out, 100)["result"]["isError"], false);
+}
