@@ -151,6 +151,9 @@ pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, FailureKind
     let mut b = reqwest::Client::builder()
         .tls_backend_preconfigured(tls_config()?)
         .redirect(redirect_policy)
+        // No `Referer` on a redirect hop: reqwest's would carry the previous URL's query
+        // (a caller's `?api_key=...`) to the next host, whoever it is.
+        .referer(false)
         .dns_resolver(Arc::new(GuardedResolver {
             policy: o.policy.clone(),
         }))
