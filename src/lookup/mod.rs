@@ -12,9 +12,12 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 use tokio::time::Instant;
 
+mod evidence;
+
 use crate::content::decode::{decode_body, DecodeError};
 use crate::content::extract::{extract_redacted, looks_like_html};
 use crate::fetch::cache::HttpCache;
+use crate::fetch::evidence::{Evidence, Provenance};
 use crate::fetch::http::{Failure, Fetched};
 use crate::fetch::provider::{Payload, Provider, Unpack};
 use crate::fetch::spec::Readiness;
@@ -45,6 +48,8 @@ pub struct Engine {
     /// When set, at most this many bodies are processed at once (see
     /// [`Engine::with_cpu_slots`]).
     cpu_slots: Option<Arc<tokio::sync::Semaphore>>,
+    /// Keep the [`Evidence`] of the attempt that was used (see [`Engine::with_evidence`]).
+    evidence: bool,
 }
 
 /// What a lookup produced: the receipt and the text for `content[1]`.
@@ -57,6 +62,10 @@ pub struct Lookup {
     /// through (never cloud metadata). For the operator's hint on stderr; never part of
     /// what the model sees.
     pub refused_private: bool,
+    /// What went over the network for the attempt that was used, when the engine keeps
+    /// evidence and the body was received in this lookup (not from the cache, not from a
+    /// command). For a WARC writer; never part of what the model sees.
+    pub evidence: Option<Evidence>,
 }
 
 impl Lookup {
@@ -73,6 +82,11 @@ struct Content {
     http_status: Option<u16>,
     /// What the cache did for this attempt (None when it played no part).
     cache: Option<CacheReport>,
+    /// Hex SHA-256 of the body as received (before charset decoding).
+    body_sha256: String,
+    /// When and by which way the body came (set by the attempt loop).
+    provenance: Option<Provenance>,
+    evidence: Option<Evidence>,
 }
 
 fn millis(d: Duration) -> u64 {
@@ -115,7 +129,16 @@ impl Engine {
             diag: None,
             cache: None,
             cpu_slots: None,
+            evidence: false,
         }
+    }
+
+    /// Keep the evidence of each lookup's used attempt (the exchange, redacted, and a copy
+    /// of the body) in [`Lookup::evidence`], for `--warc`. Off by default: the copy costs
+    /// the body's size once more while the lookup runs.
+    pub fn with_evidence(mut self) -> Engine {
+        self.evidence = true;
+        self
     }
 
     /// Serve and store GETs of http and template providers through `cache`.
@@ -154,18 +177,22 @@ impl Engine {
 
     /// Answer one caller request (bare input or ToolUse) with a tool result.
     pub async fn answer(&self, request: Request) -> ToolResult {
-        match request.input {
-            Ok(input) => self
-                .lookup(&input)
-                .await
-                .into_tool_result(request.tool_use_id),
+        self.answer_with_evidence(request).await.0
+    }
+
+    /// [`Engine::answer`], and the evidence of the attempt that was used (see
+    /// [`Lookup::evidence`]).
+    pub async fn answer_with_evidence(&self, request: Request) -> (ToolResult, Option<Evidence>) {
+        let lookup = match request.input {
+            Ok(input) => self.lookup(&input).await,
             Err(e) => {
                 // No request could be formed: report the ceiling the defaults give.
                 let max = self.settings.request(&ToolInput::default()).max_attempts;
                 self.invalid(None, &e.message, Instant::now(), max)
-                    .into_tool_result(request.tool_use_id)
             }
-        }
+        };
+        let evidence = lookup.evidence.clone();
+        (lookup.into_tool_result(request.tool_use_id), evidence)
     }
 
     /// A refusal before any attempt (`invalid_input`).
@@ -185,6 +212,7 @@ impl Engine {
             receipt,
             text: format!("invalid input: {detail}"),
             refused_private: false,
+            evidence: None,
         }
     }
 
@@ -272,6 +300,8 @@ impl Engine {
                     // Processing is bounded by the same deadline as the fetch.
                     let status = payload.fetched.http_status;
                     let note = payload.cache.take();
+                    let provenance = payload.provenance.clone();
+                    let evidence = evidence::keep(&payload, &redactor, self.evidence);
                     let work = self.process(payload, &req, fetch_url, redactor.clone());
                     let result = match tokio::time::timeout_at(attempt_deadline, work).await {
                         Ok(r) => r,
@@ -283,6 +313,11 @@ impl Engine {
                             http_status: status,
                         }),
                     };
+                    let result = result.map(|c| Content {
+                        provenance: Some(provenance),
+                        evidence,
+                        ..c
+                    });
                     match note {
                         None => result,
                         Some(note) => {
@@ -338,6 +373,7 @@ impl Engine {
 
         let attempts = log.len() as u32;
         let r = &redactor;
+        let mut found_evidence = None;
         let mut receipt = Receipt::start(
             strip_controls(&r.redact_url(&req.url)).into_owned(),
             req.max_attempts,
@@ -360,6 +396,8 @@ impl Engine {
                 receipt.title = content.title;
                 receipt.truncated = content.truncated;
                 receipt.cache = content.cache;
+                evidence::fill(&mut receipt, content.provenance, content.body_sha256);
+                found_evidence = content.evidence;
                 win.to_string()
             }
             None => {
@@ -383,6 +421,7 @@ impl Engine {
             receipt,
             text,
             refused_private,
+            evidence: found_evidence,
         }
     }
 
@@ -622,6 +661,9 @@ impl Job {
             truncated: self.fetched.truncated,
             http_status: status,
             cache: None,
+            body_sha256: evidence::body_sha256(&self.fetched.body),
+            provenance: None,
+            evidence: None,
         })
     }
 }
@@ -695,6 +737,9 @@ impl Job {
             truncated: self.fetched.truncated || doc.truncated,
             http_status: status,
             cache: None,
+            body_sha256: evidence::body_sha256(&self.fetched.body),
+            provenance: None,
+            evidence: None,
         })
     }
 }

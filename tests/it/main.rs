@@ -9,6 +9,7 @@ mod cache;
 mod canary;
 mod cli;
 mod config_example;
+mod evidence;
 mod faults;
 mod fidelity;
 mod help;
