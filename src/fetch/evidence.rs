@@ -59,6 +59,9 @@ pub struct Hop {
 #[derive(Clone, PartialEq, Eq)]
 pub struct Sent {
     pub method: Method,
+    /// The version the request asks for (HTTP/1.1 unless the connection turns out to be
+    /// HTTP/2 or 3, which the response's version tells).
+    pub version: Version,
     pub url: Url,
     pub headers: HeaderMap,
     pub body: Option<Vec<u8>>,
@@ -218,6 +221,11 @@ pub fn exchange(
 ) -> Exchange {
     let (method, url, headers, body) = last_request(&wire.sent, wire.hops.as_deref());
     let version = version_text(wire.version);
+    // An HTTP/1 response may say 1.0 to a request that said 1.1.
+    let request_version = match wire.version {
+        Version::HTTP_2 | Version::HTTP_3 => version,
+        _ => version_text(wire.sent.version),
+    };
     let request_body = body.map(|b| redact_body(&b, redactor));
     let mut request_headers = vec![("host".to_string(), host_header(&url))];
     request_headers.extend(redact_headers(&headers, redactor, &[]));
@@ -235,7 +243,7 @@ pub fn exchange(
         target_uri: redactor.redact_url(final_url),
         remote_ip: wire.remote.map(|a| a.ip()),
         request: HttpHead {
-            start_line: format!("{method} {target} {version}"),
+            start_line: format!("{method} {target} {request_version}"),
             headers: request_headers,
         },
         request_body,
@@ -450,6 +458,7 @@ mod tests {
         headers.insert("x-trace", HeaderValue::from_static("1"));
         Sent {
             method,
+            version: Version::HTTP_11,
             url: url(u),
             headers,
             body: Some(b"{}".to_vec()),

@@ -378,6 +378,7 @@ pub async fn send_landed(
     evidence::complete_headers(request.headers_mut(), user_agent);
     let sent = Sent {
         method: request.method().clone(),
+        version: request.version(),
         url: request.url().clone(),
         headers: request.headers().clone(),
         body: request

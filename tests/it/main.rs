@@ -20,3 +20,4 @@ mod pages;
 mod pdf;
 mod redaction;
 mod trust;
+mod warc;
