@@ -4,7 +4,7 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::fetch::evidence::{rfc3339, Evidence, Provenance};
+use crate::fetch::evidence::{rfc3339, Exchange, Provenance};
 use crate::fetch::provider::Payload;
 use crate::model::receipt::Receipt;
 use crate::redact::Redactor;
@@ -15,16 +15,11 @@ pub fn body_sha256(body: &[u8]) -> String {
     hex::encode(Sha256::digest(body))
 }
 
-/// The evidence of an attempt, when `wanted` and its body came over the network in this
-/// attempt: the exchange, redacted with the lookup's redactor, and a copy of the body (the
-/// original goes on to be decoded and extracted).
-pub fn keep(payload: &Payload, redactor: &Redactor, wanted: bool) -> Option<Evidence> {
+/// The exchange of an attempt, redacted with the lookup's redactor, when evidence is
+/// `wanted` and its body came over the network in this attempt.
+pub fn exchange(payload: &Payload, redactor: &Redactor, wanted: bool) -> Option<Exchange> {
     let captured = payload.captured.as_ref().filter(|_| wanted)?;
-    Some(Evidence {
-        exchange: captured.redact(redactor),
-        body: payload.fetched.body.clone(),
-        truncated: payload.fetched.truncated,
-    })
+    Some(captured.redact(redactor))
 }
 
 /// Fill in the provenance fields of a successful receipt. `final_url` and `redirects` only

@@ -17,7 +17,7 @@ mod evidence;
 use crate::content::decode::{decode_body, DecodeError};
 use crate::content::extract::{extract_redacted, looks_like_html};
 use crate::fetch::cache::HttpCache;
-use crate::fetch::evidence::{Evidence, Provenance};
+use crate::fetch::evidence::{Evidence, Exchange, Provenance};
 use crate::fetch::http::{Failure, Fetched};
 use crate::fetch::provider::{Payload, Provider, Unpack};
 use crate::fetch::spec::Readiness;
@@ -86,7 +86,26 @@ struct Content {
     body_sha256: String,
     /// When and by which way the body came (set by the attempt loop).
     provenance: Option<Provenance>,
+    /// The body itself, handed back by the job when evidence is kept (no copy is made).
+    body: Option<Vec<u8>>,
     evidence: Option<Evidence>,
+}
+
+impl Content {
+    /// With what the attempt loop knows of where it came from: its provenance, and its
+    /// evidence (the exchange, and the body the job handed back; `cut`: the body was cut at
+    /// the cap).
+    fn sourced(mut self, provenance: Provenance, exchange: Option<Exchange>, cut: bool) -> Content {
+        self.provenance = Some(provenance);
+        self.evidence = exchange
+            .zip(self.body.take())
+            .map(|(exchange, body)| Evidence {
+                exchange,
+                body,
+                truncated: cut,
+            });
+        self
+    }
 }
 
 fn millis(d: Duration) -> u64 {
@@ -191,7 +210,8 @@ impl Engine {
                 self.invalid(None, &e.message, Instant::now(), max)
             }
         };
-        let evidence = lookup.evidence.clone();
+        let mut lookup = lookup;
+        let evidence = lookup.evidence.take();
         (lookup.into_tool_result(request.tool_use_id), evidence)
     }
 
@@ -301,7 +321,8 @@ impl Engine {
                     let status = payload.fetched.http_status;
                     let note = payload.cache.take();
                     let provenance = payload.provenance.clone();
-                    let evidence = evidence::keep(&payload, &redactor, self.evidence);
+                    let exchange = evidence::exchange(&payload, &redactor, self.evidence);
+                    let cut = payload.fetched.truncated;
                     let work = self.process(payload, &req, fetch_url, redactor.clone());
                     let result = match tokio::time::timeout_at(attempt_deadline, work).await {
                         Ok(r) => r,
@@ -313,11 +334,7 @@ impl Engine {
                             http_status: status,
                         }),
                     };
-                    let result = result.map(|c| Content {
-                        provenance: Some(provenance),
-                        evidence,
-                        ..c
-                    });
+                    let result = result.map(|c| c.sourced(provenance, exchange, cut));
                     match note {
                         None => result,
                         Some(note) => {
@@ -490,6 +507,7 @@ impl Engine {
         redactor: Arc<Redactor>,
     ) -> Result<Content, Failure> {
         let job = Job {
+            keep_body: self.evidence && payload.captured.is_some(),
             fetched: payload.fetched,
             unpack: payload.unpack,
             mode: self.settings.extract(),
@@ -535,6 +553,8 @@ impl Drop for CancelOnDrop {
 }
 
 struct Job {
+    /// Hand the body back in [`Content::body`] (for the evidence of a WARC record).
+    keep_body: bool,
     fetched: Fetched,
     unpack: Unpack,
     mode: ExtractMode,
@@ -663,6 +683,7 @@ impl Job {
             cache: None,
             body_sha256: evidence::body_sha256(&self.fetched.body),
             provenance: None,
+            body: self.keep_body.then_some(self.fetched.body),
             evidence: None,
         })
     }
@@ -739,6 +760,7 @@ impl Job {
             cache: None,
             body_sha256: evidence::body_sha256(&self.fetched.body),
             provenance: None,
+            body: self.keep_body.then_some(self.fetched.body),
             evidence: None,
         })
     }

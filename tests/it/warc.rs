@@ -528,6 +528,55 @@ async fn a_cache_hit_and_a_command_write_no_records() {
     );
 }
 
+/// A body cut at the cap is recorded as the prefix that was kept, marked
+/// `WARC-Truncated: length`; its digest is still the receipt's body_sha256.
+#[tokio::test]
+async fn a_body_cut_at_the_cap_is_marked_truncated() {
+    let server = MockServer::start().await;
+    let body = "All work and no play makes a long page. "
+        .repeat(200)
+        .into_bytes();
+    Mock::given(path("/long"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(body.clone(), "text/plain"))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let cfg = config_file(&format!(
+        "[lookup]\nmax_body_bytes = 1024\n{}",
+        http_providers(&["direct"])
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cut.warc.gz");
+    let out = vetch()
+        .args(["lookup", "-o", "receipt", "--warc"])
+        .arg(&file)
+        .arg("--config")
+        .arg(cfg.path())
+        .arg(format!("{}/long", server.uri()))
+        .output()
+        .unwrap();
+    let r = json_out(&out.stdout);
+    assert_eq!(
+        (r["ok"].as_bool(), r["truncated"].as_bool()),
+        (Some(true), Some(true)),
+        "{r}"
+    );
+    assert_eq!(r["body_sha256"], sha256_hex(&body[..1024]).as_str());
+    let plain = members(&std::fs::read(&file).unwrap());
+    let response = String::from_utf8_lossy(&plain[2]);
+    assert!(
+        response.contains("WARC-Truncated: length\r\n"),
+        "{response}"
+    );
+    let Some(recs) = read_with_warcio(&file) else {
+        return;
+    };
+    let res = &recs[2];
+    assert_eq!(res.passed, Some(true));
+    assert_eq!(res.payload, body[..1024]);
+    assert_eq!(res.header("WARC-Truncated"), Some("length"));
+}
+
 /// A file that cannot be opened is the operator's error: exit 2, nothing looked up.
 #[test]
 fn a_warc_file_that_cannot_be_opened_is_a_usage_error() {
