@@ -152,9 +152,9 @@ impl Engine {
         }
     }
 
-    /// Keep the evidence of each lookup's used attempt (the exchange, redacted, and a copy
-    /// of the body) in [`Lookup::evidence`], for `--warc`. Off by default: the copy costs
-    /// the body's size once more while the lookup runs.
+    /// Keep the evidence of each lookup's used attempt (the exchange, redacted, and the
+    /// body, handed back by the job) in [`Lookup::evidence`], for `--warc`. Off by default:
+    /// the body then outlives the lookup, and each attempt's headers are redacted once more.
     pub fn with_evidence(mut self) -> Engine {
         self.evidence = true;
         self
