@@ -276,13 +276,16 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<Done, AppErro
             && result.receipt.failure_reason
                 == Some(crate::model::receipt::FailureReason::InvalidInput))
             || result.refused_private);
+    let hints = if ok {
+        String::new()
+    } else {
+        operator_hints(&result, refused)
+    };
+    let failure = format!("{}{hints}", failure_line(&result.receipt));
     let _ = match a.output {
         OutputFormat::ToolResult | OutputFormat::Receipt => {
-            if refused {
-                printer.diag(&format!(
-                    "{} {ALLOW_PRIVATE_HINT}",
-                    failure_line(&result.receipt)
-                ));
+            if !hints.is_empty() {
+                printer.diag(&failure);
             }
             if a.output == OutputFormat::Receipt {
                 printer.json(&result.receipt)
@@ -305,11 +308,7 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<Done, AppErro
                 }
                 printer.text(&result.text)
             } else {
-                let mut line = failure_line(&result.receipt);
-                if refused {
-                    line = format!("{line} {ALLOW_PRIVATE_HINT}");
-                }
-                printer.err_line(&line);
+                printer.err_line(&failure);
                 Ok(())
             }
         }
@@ -319,10 +318,6 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<Done, AppErro
                 std::io::stdout().is_terminal(),
                 std::env::var_os("NO_COLOR").as_deref(),
             );
-            let mut failure = failure_line(&result.receipt);
-            if refused {
-                failure = format!("{failure} {ALLOW_PRIVATE_HINT}");
-            }
             let window = window_line(&result.receipt, start_index, result.text.chars().count());
             printer.styled_text(&crate::frontends::output::human(
                 &result.receipt,
@@ -334,6 +329,30 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<Done, AppErro
         }
     };
     Ok(Done::from_ok(ok))
+}
+
+/// What the person at the terminal could change, appended to the failure line they read
+/// (`-o text`, `-o human`, or one stderr line beside the JSON kinds): each hint starts with
+/// a space, so none at all is the empty string. The receipt the model sees never carries
+/// one: its wording and fields are fixed, and a model has no flags to pass.
+fn operator_hints(result: &crate::lookup::Lookup, refused: bool) -> String {
+    let mut hints = String::new();
+    if let Some((provider, host)) = &result.local_endpoint {
+        // A reader on this machine: open that one host, not every local address.
+        let host = serde_json::Value::String(host.clone());
+        hints.push_str(&format!(
+            " (provider '{provider}' calls a local address: add allow_private_hosts = [{host}] under [network] in the config, or pass --allow-private to open every local address)"
+        ));
+    } else if refused {
+        hints.push_str(&format!(" {ALLOW_PRIVATE_HINT}"));
+    }
+    if let Some(chars) = result.too_short {
+        hints.push_str(&format!(
+            " (pass --min-chars {} to accept content this short)",
+            chars.max(1)
+        ));
+    }
+    hints
 }
 
 /// `vetch man`: the main page, one subcommand's page, or (`--dir`) every page as files.

@@ -319,7 +319,8 @@ fn saturating_int(s: &str) -> Result<i64, String> {
 /// Lookup options: the five model-facing fields, then the operator's.
 #[derive(Debug, Clone, Args)]
 pub struct LookupArgs {
-    /// The http or https URL to fetch (`example.com/docs` means https://example.com/docs)
+    /// The http or https URL to fetch (`example.com/docs` means https://example.com/docs,
+    /// `localhost:8080` means http://localhost:8080)
     pub url: String,
     /// Only succeed if the content contains this text (case-insensitive)
     #[arg(long, value_name = "TEXT")]

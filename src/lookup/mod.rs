@@ -56,6 +56,12 @@ pub struct Lookup {
     /// through (never cloud metadata). For the operator's hint on stderr; never part of
     /// what the model sees.
     pub refused_private: bool,
+    /// The most characters an attempt had when it was judged too short for `min_chars`,
+    /// for the operator's hint that names `--min-chars`. Never part of what the model sees.
+    pub too_short: Option<usize>,
+    /// A template provider whose own endpoint the guard refused as a local address, and
+    /// that host: `allow_private_hosts` is the narrow fix, for the operator's hint.
+    pub local_endpoint: Option<(String, String)>,
 }
 
 impl Lookup {
@@ -184,6 +190,8 @@ impl Engine {
             receipt,
             text: format!("invalid input: {detail}"),
             refused_private: false,
+            too_short: None,
+            local_endpoint: None,
         }
     }
 
@@ -237,6 +245,8 @@ impl Engine {
         let mut found: Option<(String, Content)> = None;
         let mut deadline_hit = false;
         let mut refused_private = false;
+        let mut too_short: Option<usize> = None;
+        let mut local_endpoint = None;
         for (i, p) in self.providers.iter().take(budget).enumerate() {
             let now = Instant::now();
             if now >= deadline {
@@ -305,6 +315,21 @@ impl Engine {
             let elapsed = millis(now.elapsed());
             if let Err(f) = &result {
                 refused_private |= lifted_by_allow_private(&f.kind);
+                match &f.kind {
+                    FailureKind::TooShort { chars, .. } => {
+                        too_short = Some(too_short.unwrap_or(0).max(*chars));
+                    }
+                    // A template's own endpoint (the requested URL passed the pre-flight).
+                    FailureKind::Blocked(r)
+                        if p.kind() == crate::fetch::spec::ProviderKind::Template
+                            && lifted_by_allow_private(&f.kind) =>
+                    {
+                        if let Some(host) = r.host() {
+                            local_endpoint.get_or_insert((p.name.clone(), host));
+                        }
+                    }
+                    _ => {}
+                }
             }
             // The one place a failure becomes words.
             let (outcome, http_status, detail) = match &result {
@@ -382,6 +407,8 @@ impl Engine {
             receipt,
             text,
             refused_private,
+            too_short,
+            local_endpoint,
         }
     }
 

@@ -136,6 +136,20 @@ impl Refusal {
             _ => None,
         }
     }
+
+    /// The host the refusal is about, as `allow_private_hosts` would name it.
+    pub fn host(&self) -> Option<String> {
+        match self {
+            Refusal::Address { ip, .. } => Some(ip.to_string()),
+            Refusal::Resolved { host, .. }
+            | Refusal::Spelled { host, .. }
+            | Refusal::MetadataName { host }
+            | Refusal::LocalName { host }
+            | Refusal::Blocked { host }
+            | Refusal::NotAllowed { host } => Some(host.clone()),
+            Refusal::Scheme { .. } | Refusal::MissingHost => None,
+        }
+    }
 }
 
 /// Why a redirect was not followed.
