@@ -257,6 +257,7 @@ impl ValueEnum for Flavor {
     fn value_variants<'a>() -> &'a [Self] {
         &[
             Flavor::Strands,
+            Flavor::Bedrock,
             Flavor::Openai,
             Flavor::Anthropic,
             Flavor::Gemini,
@@ -404,6 +405,8 @@ Examples:
     /// Print the tool's name, description and input schema for an agent framework
     #[command(after_help = "\
 Examples:
+  vetch tool-spec --flavor strands      {name, description, inputSchema}: a Strands ToolSpec
+  vetch tool-spec --flavor bedrock      the same under toolSpec, for Bedrock Converse's toolConfig
   vetch tool-spec --flavor openai
   vetch tool-spec --flavor anthropic")]
     ToolSpec {

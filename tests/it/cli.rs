@@ -362,7 +362,8 @@ fn tool_spec_flavors() {
     )
     .unwrap();
     for (flavor, pointer) in [
-        ("strands", "/toolSpec/inputSchema/json"),
+        ("strands", "/inputSchema/json"),
+        ("bedrock", "/toolSpec/inputSchema/json"),
         ("openai", "/function/parameters"),
         ("anthropic", "/input_schema"),
         ("gemini", "/functionDeclarations/0/parameters"),

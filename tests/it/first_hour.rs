@@ -3,6 +3,7 @@
 //! be observed (a request held by the server, a line on stderr, the client closing its
 //! connection), never on a clock.
 
+use serde_json::{json, Value};
 use wiremock::matchers::path;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -95,6 +96,32 @@ async fn content_too_short_names_the_min_chars_flag_where_a_person_reads_it() {
         "{}",
         stderr_of(&out)
     );
+}
+
+// ---- 2. tool-spec --flavor strands is the shape Strands takes ----
+
+/// Handed to Strands as printed, the Bedrock `{"toolSpec": {...}}` wrapper gave a tool
+/// with `name=None`. Strands' ToolSpec is `{name, description, inputSchema: {json}}`; the
+/// wrapper Bedrock's Converse `toolConfig.tools` takes is its own flavour, `bedrock`.
+#[test]
+fn tool_spec_strands_is_strands_tool_spec_and_bedrock_wraps_it() {
+    let spec = |args: &[&str]| -> Value {
+        let out = vetch().arg("tool-spec").args(args).assert().code(0);
+        json_out(&out.get_output().stdout)
+    };
+    let strands = spec(&["--flavor", "strands"]);
+    let keys: Vec<&str> = strands
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["name", "description", "inputSchema"], "{strands}");
+    assert_eq!(strands["name"], "verified_web_lookup");
+    assert_eq!(strands["inputSchema"]["json"]["required"], json!(["url"]));
+    assert_eq!(spec(&[]), strands, "strands stays the default flavour");
+    let bedrock = spec(&["--flavor", "bedrock"]);
+    assert_eq!(bedrock, json!({ "toolSpec": strands }));
 }
 
 // ---- 5. README, reference and usage errors as they really are ----
