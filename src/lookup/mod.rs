@@ -206,9 +206,17 @@ impl Engine {
         if url.trim().is_empty() {
             return Err(UrlRejection::Empty);
         }
-        let checked = CheckedUrl::parse(url).map_err(UrlRejection::Parse)?;
+        let checked = CheckedUrl::parse(url).map_err(|e| match e {
+            url::ParseError::RelativeUrlWithoutBase => UrlRejection::NoScheme,
+            e => UrlRejection::Parse(e),
+        })?;
         let parsed = checked.parsed();
         if !matches!(parsed.scheme(), "http" | "https") {
+            // `localhost:8080/x` parses with the scheme `localhost`; what a person would
+            // have had completed is a URL without a scheme, not one with an odd scheme.
+            if crate::model::input::complete_scheme(url) != url.trim() {
+                return Err(UrlRejection::NoScheme);
+            }
             return Err(UrlRejection::Scheme(parsed.scheme().to_string()));
         }
         if parsed.host().is_none() {

@@ -322,6 +322,10 @@ pub enum UrlRejection {
     TooLong { len: usize, max: usize },
     #[error("URL is empty")]
     Empty,
+    /// No scheme (`example.com/docs`, `localhost:8080`): said in words a model can act on,
+    /// not the parser's ("relative URL without a base").
+    #[error("the url must start with http:// or https://")]
+    NoScheme,
     #[error("URL does not parse: {0}")]
     Parse(url::ParseError),
     #[error("scheme '{0}' is not allowed (only http and https)")]
@@ -831,6 +835,10 @@ mod tests {
                 "URL does not parse: relative URL without a base",
             ),
             (UrlRejection::NoHost, "URL has no host"),
+            (
+                UrlRejection::NoScheme,
+                "the url must start with http:// or https://",
+            ),
             (
                 UrlRejection::Refused(loopback()),
                 "host refused by the network policy: loopback address 127.0.0.1",

@@ -124,6 +124,50 @@ fn tool_spec_strands_is_strands_tool_spec_and_bedrock_wraps_it() {
     assert_eq!(bedrock, json!({ "toolSpec": strands }));
 }
 
+// ---- 3. A tool input without a scheme: words a model can act on ----
+
+#[test]
+fn tool_input_without_a_scheme_is_told_to_start_with_http_or_https() {
+    let want = "invalid input: the url must start with http:// or https://";
+    for url in [
+        "example.com/docs",
+        "www.example.com",
+        "localhost:8080/health",
+        "//example.com/x",
+    ] {
+        let out = vetch()
+            .arg("tool")
+            .write_stdin(json!({ "url": url }).to_string())
+            .assert()
+            .code(1);
+        let v = json_out(&out.get_output().stdout);
+        assert_envelope(&v, false);
+        assert_eq!(v["content"][1]["text"], want, "{url}");
+        let r = &v["content"][0]["json"];
+        assert_eq!(r["failure_reason"], "invalid_input");
+        assert_eq!(r["url"], url, "the receipt echoes what was sent");
+    }
+    // A JSON batch line is tool input too; a URL line is completed as on the command line.
+    let out = vetch()
+        .arg("batch")
+        .write_stdin("{\"url\": \"example.com/docs\"}\n")
+        .assert()
+        .code(1);
+    let v = json_out(&out.get_output().stdout);
+    assert_eq!(v["content"][1]["text"], want);
+    // Another scheme keeps its own message.
+    let out = vetch()
+        .arg("tool")
+        .write_stdin("{\"url\": \"ftp://example.com/\"}")
+        .assert()
+        .code(1);
+    let v = json_out(&out.get_output().stdout);
+    assert_eq!(
+        v["content"][1]["text"],
+        "invalid input: scheme 'ftp' is not allowed (only http and https)"
+    );
+}
+
 // ---- 5. README, reference and usage errors as they really are ----
 
 /// A reader API on loopback (a template provider's own endpoint) refused by the guard: the
