@@ -144,12 +144,16 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<Done, AppError> {
         Command::Batch(b) => {
             let s = settings(&g, &b.providers, b.extract, &b.run)?;
             let printer = Printer::new(s.redactor().clone(), Layout::Compact);
-            let engine = engine(s, &printer).with_cpu_slots(cores());
+            let stop = crate::lookup::Stop::default();
+            let engine = engine(s, &printer)
+                .with_cpu_slots(cores())
+                .with_stop(stop.clone());
             crate::redact::compile_all_shapes();
             let rt = runtime()?;
             let opts = batch_options(&g, &b);
             let report = rt.block_on(crate::frontends::batch::run(
                 Arc::new(engine),
+                stop,
                 &b.file,
                 opts,
                 printer,

@@ -261,6 +261,8 @@ pub enum FailureKind {
     CommandTimeout { after: Duration },
     /// The work on a body was stopped (the attempt was dropped).
     Cancelled,
+    /// The run was stopped (batch's Ctrl-C) while this attempt was in flight.
+    Interrupted,
     /// PDF extraction stopped at the attempt deadline.
     PdfCancelled,
 
@@ -366,6 +368,7 @@ impl FailureKind {
             | K::CommandExit { .. }
             | K::CommandTimeout { .. }
             | K::Cancelled
+            | K::Interrupted
             | K::PdfCancelled => Outcome::TransportError,
             K::Http { .. } => Outcome::HttpError,
             K::Undecodable(_)
@@ -436,6 +439,9 @@ impl fmt::Display for FailureKind {
                 after.as_secs_f64()
             ),
             K::Cancelled => f.write_str("processing cancelled"),
+            K::Interrupted => {
+                f.write_str("interrupted: the run was stopped before this attempt finished")
+            }
             K::PdfCancelled => f.write_str("PDF extraction stopped at the attempt deadline"),
             K::Http {
                 status,
@@ -658,6 +664,11 @@ mod tests {
                 "timed out resolving the host",
             ),
             (K::Cancelled, TransportError, "processing cancelled"),
+            (
+                K::Interrupted,
+                TransportError,
+                "interrupted: the run was stopped before this attempt finished",
+            ),
             (
                 K::PdfCancelled,
                 TransportError,

@@ -3,11 +3,20 @@
 //! be observed (a request held by the server, a line on stderr, the client closing its
 //! connection), never on a clock.
 
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
 use serde_json::{json, Value};
 use wiremock::matchers::path;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use crate::common::{assert_envelope, json_out, raw_config_file, vetch};
+use crate::common::{
+    article, assert_envelope, config_file, http_providers, json_out, raw_config_file, vetch,
+    vetch_process,
+};
 
 fn stderr_of(out: &assert_cmd::assert::Assert) -> String {
     String::from_utf8(out.get_output().stderr.clone()).unwrap()
@@ -165,6 +174,272 @@ fn tool_input_without_a_scheme_is_told_to_start_with_http_or_https() {
     assert_eq!(
         v["content"][1]["text"],
         "invalid input: scheme 'ftp' is not allowed (only http and https)"
+    );
+}
+
+// ---- 4. Ctrl-C in batch ----
+
+/// What the loopback server saw.
+#[derive(Debug, PartialEq)]
+enum Seen {
+    /// A request for a page, answered.
+    Served,
+    /// A request for `/hang`, held open without an answer.
+    Held,
+    /// The client closed a held request's connection (it gave up on it).
+    Closed,
+}
+
+/// A plain-HTTP server on loopback: `/hang` is held open for as long as the client keeps
+/// the connection, any other path gets `page`. Each request is reported on the channel.
+fn holding_server(page: String) -> (u16, mpsc::Receiver<Seen>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(conn) = conn else { continue };
+            let (tx, page) = (tx.clone(), page.clone());
+            std::thread::spawn(move || serve_one(conn, &tx, &page));
+        }
+    });
+    (port, rx)
+}
+
+fn serve_one(mut conn: TcpStream, tx: &mpsc::Sender<Seen>, page: &str) {
+    let mut head = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+        match conn.read(&mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => head.extend_from_slice(&buf[..n]),
+        }
+    }
+    let head = String::from_utf8_lossy(&head);
+    let target = head.split(' ').nth(1).unwrap_or("");
+    if target.starts_with("/hang") {
+        let _ = tx.send(Seen::Held);
+        // Hold: read until the client closes the connection.
+        while matches!(conn.read(&mut buf), Ok(n) if n > 0) {}
+        let _ = tx.send(Seen::Closed);
+    } else {
+        let _ = write!(
+            conn,
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
+            page.len()
+        );
+        let _ = tx.send(Seen::Served);
+    }
+}
+
+/// Wait for `want` from the server, skipping other events.
+fn wait_for(events: &mpsc::Receiver<Seen>, want: Seen) {
+    loop {
+        match events.recv_timeout(HANG_GUARD) {
+            Ok(e) if e == want => return,
+            Ok(_) => {}
+            Err(e) => panic!("the server never saw {want:?}: {e}"),
+        }
+    }
+}
+
+/// Only a guard against a hung test (the old behaviour hangs): nothing is measured.
+const HANG_GUARD: Duration = Duration::from_secs(120);
+
+/// Lines of the child's stderr, as they come.
+fn stderr_lines(child: &mut Child) -> mpsc::Receiver<String> {
+    let err = child.stderr.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(err).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// The first stderr line containing `needle`, or a panic naming what came instead.
+fn wait_line(lines: &mpsc::Receiver<String>, needle: &str) -> String {
+    let mut seen = Vec::new();
+    loop {
+        match lines.recv_timeout(HANG_GUARD) {
+            Ok(l) if l.contains(needle) => return l,
+            Ok(l) => seen.push(l),
+            Err(e) => panic!("no stderr line with {needle:?} ({e}); got {seen:?}"),
+        }
+    }
+}
+
+fn interrupt(child: &Child) {
+    let ok = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+}
+
+/// The exit status, or a kill and a panic if the child is still running after the guard.
+fn wait_or_kill(mut child: Child) -> std::process::ExitStatus {
+    let pid = child.id();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait());
+    });
+    match rx.recv_timeout(HANG_GUARD) {
+        Ok(status) => status.unwrap(),
+        Err(_) => {
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+            panic!("vetch batch did not exit after Ctrl-C");
+        }
+    }
+}
+
+/// Attempts that only Ctrl-C can end early.
+fn patient_config() -> tempfile::NamedTempFile {
+    config_file(&format!(
+        "[lookup]\nattempt_timeout_secs = 60\ndeadline_secs = 60\n{}",
+        http_providers(&["direct"])
+    ))
+}
+
+/// Ctrl-C used to wait for every lookup in flight (up to its deadline) and say nothing.
+/// Now the first one stops dispatching, says so, cancels what is in flight (the server
+/// sees the held request given up, long before its 60 s timeout) and writes every line
+/// that was dispatched, in order: done ones as they were, cancelled ones as errors.
+#[cfg(unix)]
+#[test]
+fn batch_first_ctrl_c_cancels_what_is_in_flight_and_says_so() {
+    let (port, events) = holding_server(article("Done"));
+    let cfg = patient_config();
+    let mut child = vetch_process()
+        .args(["batch", "--config"])
+        .arg(cfg.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let err = stderr_lines(&mut child);
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "http://127.0.0.1:{port}/page").unwrap();
+    writeln!(stdin, "http://127.0.0.1:{port}/hang").unwrap();
+    stdin.flush().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    wait_for(&events, Seen::Held);
+
+    interrupt(&child);
+    let said = wait_line(&err, "interrupted");
+    assert!(said.contains("Ctrl-C again"), "{said}");
+    wait_for(&events, Seen::Closed);
+    let status = wait_or_kill(child);
+    assert_eq!(status.code(), Some(130));
+
+    let v: Value = serde_json::from_str(&first).unwrap();
+    assert_envelope(&v, false);
+    assert_eq!(v["status"], "success");
+    let mut rest = String::new();
+    out.read_to_string(&mut rest).unwrap();
+    let lines: Vec<&str> = rest.lines().collect();
+    assert_eq!(lines.len(), 1, "{rest}");
+    let v: Value = serde_json::from_str(lines[0]).unwrap();
+    assert_envelope(&v, false);
+    assert_eq!(v["status"], "error");
+    let r = &v["content"][0]["json"];
+    assert_eq!(r["url"], format!("http://127.0.0.1:{port}/hang"));
+    assert_eq!(r["attempts_log"][0]["outcome"], "transport_error");
+    let detail = r["attempts_log"][0]["detail"].as_str().unwrap();
+    assert!(detail.contains("interrupted"), "{detail}");
+    drop(stdin);
+}
+
+/// A second Ctrl-C exits at once with 130, even while the first is still finishing (here
+/// it cannot finish: nobody reads stdout, so the writer is stuck on a full pipe). The
+/// lines already written are whole.
+#[cfg(unix)]
+#[test]
+fn batch_second_ctrl_c_exits_at_once_with_written_lines_intact() {
+    // Pages whose lines (20000 characters of text each) overflow a 64 KiB pipe.
+    let para = "Ownership rules are checked at compile time, and they make a program safe. ";
+    let body = format!(
+        "<!doctype html><html><head><title>Long</title></head><body><article><h1>Long</h1>{}</article></body></html>",
+        format!("<p>{}</p>", para.repeat(10)).repeat(40)
+    );
+    let (port, events) = holding_server(body);
+    let cfg = patient_config();
+    let mut child = vetch_process()
+        .args(["batch", "--config"])
+        .arg(cfg.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let err = stderr_lines(&mut child);
+    let mut stdin = child.stdin.take().unwrap();
+    for i in 0..6 {
+        writeln!(stdin, "http://127.0.0.1:{port}/page{i}").unwrap();
+    }
+    writeln!(stdin, "http://127.0.0.1:{port}/hang").unwrap();
+    stdin.flush().unwrap();
+    wait_for(&events, Seen::Held);
+
+    interrupt(&child);
+    wait_line(&err, "interrupted");
+    interrupt(&child);
+    wait_line(&err, "exiting now");
+    let mut out = child.stdout.take().unwrap();
+    let status = wait_or_kill(child);
+    assert_eq!(status.code(), Some(130));
+    let mut written = String::new();
+    out.read_to_string(&mut written).unwrap();
+    // Every whole line is a whole tool result; a line cut by the exit has no newline.
+    let whole: Vec<&str> = written
+        .split_inclusive('\n')
+        .filter(|l| l.ends_with('\n'))
+        .collect();
+    assert!(!whole.is_empty(), "nothing written");
+    for line in whole {
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_envelope(&v, false);
+        assert_eq!(v["status"], "success");
+    }
+    drop(stdin);
+}
+
+/// The engine side of Ctrl-C: a lookup that has not started when the stop fires makes no
+/// attempt, and a waiter on the stop wakes whenever it fires.
+#[tokio::test]
+async fn a_fired_stop_ends_lookups_before_their_first_attempt() {
+    let stop = vetch::lookup::Stop::default();
+    let waiter = {
+        let stop = stop.clone();
+        tokio::spawn(async move { stop.fired().await })
+    };
+    let e = crate::common::engine(&http_providers(&["a", "b"])).with_stop(stop.clone());
+    stop.fire();
+    waiter.await.unwrap();
+    stop.fired().await; // already fired: at once
+    let out = e
+        .lookup(&vetch::model::input::ToolInput::for_url(
+            "http://127.0.0.1:9/",
+        ))
+        .await;
+    let r = &out.receipt;
+    assert_eq!((r.ok, r.attempts), (false, 0));
+    assert_eq!(
+        r.failure_reason,
+        Some(vetch::model::receipt::FailureReason::AttemptBudgetExhausted)
+    );
+    assert_eq!(
+        out.text,
+        "no usable content: the run was stopped before the first attempt"
     );
 }
 
