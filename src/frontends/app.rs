@@ -122,6 +122,22 @@ fn engine(settings: Settings, printer: &Printer) -> Engine {
     }
 }
 
+/// A command line clap refused: help and version are printed as clap prints them; any
+/// other mistake is one line on stderr (DESIGN §2), redacted by shape (a mistyped flag's
+/// value may be a key), and exit code 2.
+pub fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind as K;
+    if matches!(
+        e.kind(),
+        K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        e.exit()
+    }
+    Printer::new(Arc::new(Redactor::new()), Layout::Compact)
+        .diag(&crate::frontends::cli::one_line(&e));
+    ExitCode::from(exit::EXIT_USAGE)
+}
+
 /// Run the command line; returns the process exit code (decided in one place,
 /// [`exit::exit_code`]).
 pub fn run(cli: Cli) -> ExitCode {

@@ -445,6 +445,36 @@ async fn a_fired_stop_ends_lookups_before_their_first_attempt() {
 
 // ---- 5. README, reference and usage errors as they really are ----
 
+/// DESIGN §2: a usage error is a clear one-line message (clap printed five).
+#[test]
+fn usage_errors_are_one_line() {
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["lookup", "https://example.com/", "--max-char", "3"],
+            "--max-chars",
+        ),
+        (&["lookup"], "<URL>"),
+        (&["bogus"], "'bogus'"),
+        (&["lookup", "u", "--pretty", "--compact"], "--compact"),
+        (
+            &["completions", "nope"],
+            "bash, elvish, fish, powershell, zsh",
+        ),
+        (&["batch", "--concurrency", "0"], "1..=1024"),
+    ];
+    for (args, want) in cases {
+        let out = vetch().args(args).assert().code(2);
+        let err = stderr_of(&out);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("vetch: "), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(stdout_of(&out).is_empty());
+    }
+    // Help is not an error, and stays whole.
+    let out = vetch().args(["lookup", "--help"]).assert().code(0);
+    assert!(stdout_of(&out).lines().count() > 10);
+}
+
 /// A reader API on loopback (a template provider's own endpoint) refused by the guard: the
 /// hint names the narrow fix, the host in `[network] allow_private_hosts`, not only
 /// `--allow-private`, which opens every local address to every requested URL.
@@ -465,4 +495,64 @@ fn a_refused_local_reader_endpoint_hint_names_allow_private_hosts() {
         "{err}"
     );
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// docs/reference.md said a client that skips `initialize` is told so on stderr and the
+/// server exits 0. What rmcp 3.11 really does: a request before `initialize` is answered
+/// with JSON-RPC error -32602 (it lacks the per-request `_meta` of the stateless protocol
+/// revision), and the session goes on, so the client can still initialize.
+#[test]
+fn mcp_request_before_initialize_gets_an_error_and_the_session_goes_on() {
+    let mut child = vetch_process()
+        .arg("mcp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for msg in [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}),
+    ] {
+        writeln!(stdin, "{msg}").unwrap();
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let replies: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let by_id = |id: i64| replies.iter().find(|r| r["id"] == id).unwrap().clone();
+    let early = by_id(1);
+    assert_eq!(early["error"]["code"], -32602, "{early}");
+    assert!(
+        early["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("_meta"),
+        "{early}"
+    );
+    assert_eq!(by_id(2)["result"]["serverInfo"]["name"], "vetch");
+    assert_eq!(
+        by_id(3)["result"]["tools"][0]["name"],
+        "verified_web_lookup"
+    );
+}
+
+/// The README's snippets as a newcomer copies them: `cargo install` puts the binary in
+/// `~/.cargo/bin`, and bash completion needs the bash-completion package.
+#[test]
+fn readme_snippets_use_the_paths_a_newcomer_has() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(!readme.contains("/usr/local/bin/vetch"), "stale path");
+    assert!(readme.contains("~/.cargo/bin"));
+    assert!(readme.contains("bash-completion"));
 }
