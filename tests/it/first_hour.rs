@@ -556,3 +556,112 @@ fn readme_snippets_use_the_paths_a_newcomer_has() {
     assert!(readme.contains("~/.cargo/bin"));
     assert!(readme.contains("bash-completion"));
 }
+
+// ---- 6. Where agents live: `uvx --from vetch-cli vetch mcp` ----
+
+/// The fenced blocks of `text` marked `<!-- mcp-config: NAME -->`: (name, language, body).
+fn marked_blocks(text: &str) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("<!-- mcp-config: ") {
+        rest = &rest[at + "<!-- mcp-config: ".len()..];
+        let (name, after) = rest.split_once(" -->").expect("a closed marker");
+        let fence = after.trim_start();
+        let fence = fence
+            .strip_prefix("```")
+            .expect("a fenced block right after the marker");
+        let (lang, body) = fence.split_once('\n').expect("a fence line");
+        let (body, after) = body.split_once("\n```").expect("a closed fence");
+        out.push((name.to_string(), lang.to_string(), body.to_string()));
+        rest = after;
+    }
+    out
+}
+
+/// The command line a client config starts: `command` and `args` of the `vetch` entry
+/// (under `mcpServers`, or VS Code's `servers` with `"type": "stdio"`).
+fn config_command(name: &str, lang: &str, body: &str) -> Vec<String> {
+    if lang == "sh" {
+        let line = body
+            .lines()
+            .find(|l| l.starts_with("claude mcp add"))
+            .expect(name);
+        let (_, command) = line
+            .split_once(" -- ")
+            .expect("claude mcp add NAME -- COMMAND");
+        return command.split_whitespace().map(String::from).collect();
+    }
+    assert_eq!(lang, "json", "{name}");
+    let v: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let entry = v
+        .pointer("/mcpServers/vetch")
+        .or_else(|| v.pointer("/servers/vetch"))
+        .unwrap_or_else(|| panic!("{name}: no vetch server entry in {v}"));
+    if v.get("servers").is_some() || entry.get("type").is_some() {
+        assert_eq!(entry["type"], "stdio", "{name}");
+    }
+    let mut line = vec![entry["command"].as_str().expect("command").to_string()];
+    for a in entry["args"].as_array().expect("args") {
+        line.push(a.as_str().expect("string args").to_string());
+    }
+    line
+}
+
+/// README's ready-to-paste MCP client configs: each is valid JSON (or a valid `claude mcp
+/// add` line), starts `uvx --from vetch-cli vetch ...`, and what it runs after that is a
+/// working server: the built binary, given the same arguments, answers `initialize`.
+#[test]
+fn readme_mcp_client_configs_are_valid_and_start_the_server() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let blocks = marked_blocks(&readme);
+    let names: Vec<&str> = blocks.iter().map(|b| b.0.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "claude-desktop",
+            "cursor",
+            "vscode",
+            "claude-code",
+            "claude-code-json"
+        ]
+    );
+    for (name, lang, body) in &blocks {
+        let line = config_command(name, lang, body);
+        assert_eq!(line[..4], ["uvx", "--from", "vetch-cli", "vetch"], "{name}");
+        let args = &line[4..];
+        assert_eq!(args, ["mcp"], "{name}");
+        let mut child = vetch_process()
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": name, "version": "1"}}});
+        writeln!(stdin, "{init}").unwrap();
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{name}");
+        let reply: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{name}: {e}: {:?}", String::from_utf8_lossy(&out.stdout)));
+        assert_eq!(reply["result"]["serverInfo"]["name"], "vetch", "{name}");
+    }
+}
+
+/// The wheel's metadata: maturin builds the `vetch` binary into a wheel named `vetch-cli`
+/// (`vetch` on PyPI is another project), whose version is the crate's.
+#[test]
+fn pyproject_builds_the_binary_as_vetch_cli() {
+    let py =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/pyproject.toml")).unwrap();
+    let v: toml::Value = toml::from_str(&py).unwrap();
+    assert_eq!(v["build-system"]["build-backend"].as_str(), Some("maturin"));
+    assert_eq!(v["project"]["name"].as_str(), Some("vetch-cli"));
+    assert_eq!(v["tool"]["maturin"]["bindings"].as_str(), Some("bin"));
+    let dynamic = v["project"]["dynamic"].as_array().unwrap();
+    assert!(dynamic.iter().any(|d| d.as_str() == Some("version")));
+}
