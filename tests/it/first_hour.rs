@@ -360,8 +360,8 @@ fn batch_first_ctrl_c_cancels_what_is_in_flight_and_says_so() {
 }
 
 /// A second Ctrl-C exits at once with 130, even while the first is still finishing (here
-/// it cannot finish: nobody reads stdout, so the writer is stuck on a full pipe). The
-/// lines already written are whole.
+/// it cannot finish: past the first line nobody reads stdout, so the writer is stuck on a
+/// full pipe). The lines already written are whole.
 #[cfg(unix)]
 #[test]
 fn batch_second_ctrl_c_exits_at_once_with_written_lines_intact() {
@@ -383,23 +383,27 @@ fn batch_second_ctrl_c_exits_at_once_with_written_lines_intact() {
         .unwrap();
     let err = stderr_lines(&mut child);
     let mut stdin = child.stdin.take().unwrap();
-    for i in 0..6 {
+    // Ten lines of about 20 KB: far more than a pipe holds once the first is read.
+    for i in 0..10 {
         writeln!(stdin, "http://127.0.0.1:{port}/page{i}").unwrap();
     }
     writeln!(stdin, "http://127.0.0.1:{port}/hang").unwrap();
     stdin.flush().unwrap();
     wait_for(&events, Seen::Held);
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
 
     interrupt(&child);
     wait_line(&err, "interrupted");
     interrupt(&child);
     wait_line(&err, "exiting now");
-    let mut out = child.stdout.take().unwrap();
     let status = wait_or_kill(child);
     assert_eq!(status.code(), Some(130));
-    let mut written = String::new();
-    out.read_to_string(&mut written).unwrap();
+    let mut rest = String::new();
+    out.read_to_string(&mut rest).unwrap();
     // Every whole line is a whole tool result; a line cut by the exit has no newline.
+    let written = first + &rest;
     let whole: Vec<&str> = written
         .split_inclusive('\n')
         .filter(|l| l.ends_with('\n'))
