@@ -36,8 +36,9 @@ pub struct BatchOptions {
     pub defaults: ToolInput,
 }
 
-/// What one input line asks for. A URL line without a scheme gets `https://`, as on the
-/// command line; a JSON line is model-style input and must say http or https itself.
+/// What one input line asks for. A URL line without a scheme is completed as on the
+/// command line (`https://`, or `http://` for a local host); a JSON line is model-style
+/// input and must say http or https itself.
 fn request_for_line(line: &str, defaults: &ToolInput) -> Request {
     let t = line.trim();
     if t.starts_with('{') {
