@@ -11,6 +11,7 @@ mod cli;
 mod config_example;
 mod faults;
 mod fidelity;
+mod first_hour;
 mod help;
 mod hostile;
 mod lookup;
