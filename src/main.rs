@@ -7,6 +7,8 @@ fn main() -> std::process::ExitCode {
     std::panic::set_hook(Box::new(|_| {
         eprintln!("vetch: internal error (a bug): the operation was aborted");
     }));
-    let cli = vetch::frontends::cli::Cli::parse();
-    vetch::frontends::app::run(cli)
+    match vetch::frontends::cli::Cli::try_parse() {
+        Ok(cli) => vetch::frontends::app::run(cli),
+        Err(e) => vetch::frontends::app::usage_error(e),
+    }
 }

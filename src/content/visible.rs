@@ -169,25 +169,28 @@ pub fn visible_text(html: &str) -> String {
 /// scripts, styles and comments, turns block tags into line breaks and other tags into
 /// spaces, and decodes the common entities. Hidden elements are not recognised.
 fn visible_text_by_regex(html: &str) -> String {
-    #[allow(clippy::expect_used)]
-    static DROP: LazyLock<Regex> = LazyLock::new(|| {
+    // Literal patterns: `fallback_patterns_compile` pins that each one does.
+    static DROP: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
             r"(?is)<head\b.*?</head\s*>|<script\b.*?</script\s*>|<style\b.*?</style\s*>|<template\b.*?</template\s*>|<!--.*?-->",
         )
-        .expect("static regex")
+        .ok()
     });
-    static BLOCK: LazyLock<Regex> = LazyLock::new(|| {
+    static BLOCK: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(r"(?i)</?(?:p|div|h[1-6]|li|tr|br|section|article|header|footer|main|nav|ul|ol|table|form|button|pre|blockquote|noscript)\b[^>]*>")
-            .expect("static regex")
+            .ok()
     });
-    static TAG: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?s)<[^>]*>").expect("static regex"));
-    static NUMERIC: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"&#(x[0-9a-fA-F]+|[0-9]+);").expect("static regex"));
-    let s = DROP.replace_all(html, " ");
-    let s = BLOCK.replace_all(&s, "\n");
-    let s = TAG.replace_all(&s, " ");
-    let s = NUMERIC.replace_all(&s, |c: &regex::Captures| {
+    static TAG: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"(?s)<[^>]*>").ok());
+    static NUMERIC: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r"&#(x[0-9a-fA-F]+|[0-9]+);").ok());
+    let (Some(drop), Some(block), Some(tag), Some(numeric)) = (&*DROP, &*BLOCK, &*TAG, &*NUMERIC)
+    else {
+        return String::new();
+    };
+    let s = drop.replace_all(html, " ");
+    let s = block.replace_all(&s, "\n");
+    let s = tag.replace_all(&s, " ");
+    let s = numeric.replace_all(&s, |c: &regex::Captures| {
         let n = &c[1];
         let code = match n.strip_prefix('x') {
             Some(hex) => u32::from_str_radix(hex, 16).ok(),
@@ -214,4 +217,18 @@ fn visible_text_by_regex(html: &str) -> String {
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fallback_patterns_compile_and_read_a_page() {
+        let text = visible_text_by_regex(
+            "<html><head><title>t</title></head><body><p>One &#65;</p><script>x</script>\
+             <div>Two</div></body></html>",
+        );
+        assert_eq!(text, "One A\nTwo");
+    }
 }

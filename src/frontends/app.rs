@@ -128,6 +128,22 @@ fn engine(settings: Settings, printer: &Printer) -> Engine {
     }
 }
 
+/// A command line clap refused: help and version are printed as clap prints them; any
+/// other mistake is one line on stderr (DESIGN §2), redacted by shape (a mistyped flag's
+/// value may be a key), and exit code 2.
+pub fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind as K;
+    if matches!(
+        e.kind(),
+        K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        e.exit()
+    }
+    Printer::new(Arc::new(Redactor::new()), Layout::Compact)
+        .diag(&crate::frontends::cli::one_line(&e));
+    ExitCode::from(exit::EXIT_USAGE)
+}
+
 /// Run the command line; returns the process exit code (decided in one place,
 /// [`exit::exit_code`]).
 pub fn run(cli: Cli) -> ExitCode {
@@ -151,7 +167,10 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<Done, AppError> {
             let s = settings(&g, &b.providers, b.extract, &b.run)?;
             let printer = Printer::new(s.redactor().clone(), Layout::Compact);
             let warc = open_warc(&b.run, "batch")?;
-            let mut engine = engine(s, &printer).with_cpu_slots(cores());
+            let stop = crate::lookup::Stop::default();
+            let mut engine = engine(s, &printer)
+                .with_cpu_slots(cores())
+                .with_stop(stop.clone());
             if warc.is_some() {
                 engine = engine.with_evidence();
             }
@@ -160,6 +179,7 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<Done, AppError> {
             let opts = batch_options(&g, &b);
             let report = rt.block_on(crate::frontends::batch::run(
                 Arc::new(engine),
+                stop,
                 &b.file,
                 opts,
                 printer,
@@ -307,13 +327,16 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<Done, AppErro
             && result.receipt.failure_reason
                 == Some(crate::model::receipt::FailureReason::InvalidInput))
             || result.refused_private);
+    let hints = if ok {
+        String::new()
+    } else {
+        operator_hints(&result, refused)
+    };
+    let failure = format!("{}{hints}", failure_line(&result.receipt));
     let _ = match a.output {
         OutputFormat::ToolResult | OutputFormat::Receipt => {
-            if refused {
-                printer.diag(&format!(
-                    "{} {ALLOW_PRIVATE_HINT}",
-                    failure_line(&result.receipt)
-                ));
+            if !hints.is_empty() {
+                printer.diag(&failure);
             }
             if a.output == OutputFormat::Receipt {
                 printer.json(&result.receipt)
@@ -336,11 +359,7 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<Done, AppErro
                 }
                 printer.text(&result.text)
             } else {
-                let mut line = failure_line(&result.receipt);
-                if refused {
-                    line = format!("{line} {ALLOW_PRIVATE_HINT}");
-                }
-                printer.err_line(&line);
+                printer.err_line(&failure);
                 Ok(())
             }
         }
@@ -350,10 +369,6 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<Done, AppErro
                 std::io::stdout().is_terminal(),
                 std::env::var_os("NO_COLOR").as_deref(),
             );
-            let mut failure = failure_line(&result.receipt);
-            if refused {
-                failure = format!("{failure} {ALLOW_PRIVATE_HINT}");
-            }
             let window = window_line(&result.receipt, start_index, result.text.chars().count());
             printer.styled_text(&crate::frontends::output::human(
                 &result.receipt,
@@ -365,6 +380,30 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<Done, AppErro
         }
     };
     Ok(Done::from_ok(ok))
+}
+
+/// What the person at the terminal could change, appended to the failure line they read
+/// (`-o text`, `-o human`, or one stderr line beside the JSON kinds): each hint starts with
+/// a space, so none at all is the empty string. The receipt the model sees never carries
+/// one: its wording and fields are fixed, and a model has no flags to pass.
+fn operator_hints(result: &crate::lookup::Lookup, refused: bool) -> String {
+    let mut hints = String::new();
+    if let Some((provider, host)) = &result.local_endpoint {
+        // A reader on this machine: open that one host, not every local address.
+        let host = serde_json::Value::String(host.clone());
+        hints.push_str(&format!(
+            " (provider '{provider}' calls a local address: add allow_private_hosts = [{host}] under [network] in the config, or pass --allow-private to open every local address)"
+        ));
+    } else if refused {
+        hints.push_str(&format!(" {ALLOW_PRIVATE_HINT}"));
+    }
+    if let Some(chars) = result.too_short {
+        hints.push_str(&format!(
+            " (pass --min-chars {} to accept content this short)",
+            chars.max(1)
+        ));
+    }
+    hints
 }
 
 /// `vetch man`: the main page, one subcommand's page, or (`--dir`) every page as files.

@@ -7,6 +7,8 @@
 //! order, so results waiting for an earlier line are bounded by the concurrency too. With
 //! `--warc`, each task encodes its lookup's records (on a blocking thread) and the writer
 //! appends them to the one file in input order, before the line that names them.
+//! Ctrl-C stops dispatching and, after a short grace, the lookups in flight; a second one
+//! exits at once (see [`run`]).
 
 use std::collections::HashMap;
 use std::io::IsTerminal;
@@ -20,7 +22,7 @@ use tokio::task::JoinHandle;
 use crate::frontends::exit::{AppError, Done};
 use crate::frontends::output::Printer;
 use crate::frontends::warc::{encode_pair, Encoded, WarcFile};
-use crate::lookup::Engine;
+use crate::lookup::{Engine, Stop};
 use crate::model::input::{parse_request, InputError, Request, ToolInput};
 use crate::model::receipt::ToolResult;
 
@@ -37,8 +39,9 @@ pub struct BatchOptions {
     pub defaults: ToolInput,
 }
 
-/// What one input line asks for. A URL line without a scheme gets `https://`, as on the
-/// command line; a JSON line is model-style input and must say http or https itself.
+/// What one input line asks for. A URL line without a scheme is completed as on the
+/// command line (`https://`, or `http://` for a local host); a JSON line is model-style
+/// input and must say http or https itself.
 fn request_for_line(line: &str, defaults: &ToolInput) -> Request {
     let t = line.trim();
     if t.starts_with('{') {
@@ -187,15 +190,68 @@ async fn count_lines(path: &str) -> Option<u64> {
     }
 }
 
+/// How long the lookups in flight at the first Ctrl-C get to finish before they are
+/// stopped (their lines then say `interrupted`).
+pub const GRACE: Duration = Duration::from_secs(1);
+
+/// Ctrl-C (SIGINT) as a stream of events. Made when the batch starts, so that from then on
+/// Ctrl-C no longer kills the process: the first stops dispatching, the second exits.
+struct Interrupts {
+    #[cfg(unix)]
+    sig: Option<tokio::signal::unix::Signal>,
+}
+
+impl Interrupts {
+    fn new() -> Interrupts {
+        #[cfg(unix)]
+        {
+            Interrupts {
+                sig: tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()).ok(),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            Interrupts {}
+        }
+    }
+
+    /// The next Ctrl-C; never, if they cannot be listened for.
+    async fn next(&mut self) {
+        #[cfg(unix)]
+        {
+            if let Some(sig) = &mut self.sig {
+                if sig.recv().await.is_some() {
+                    return;
+                }
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                return;
+            }
+        }
+        std::future::pending::<()>().await
+    }
+}
+
 /// Run a batch over `file` (`-` for stdin). Returns what was done; only an input that
 /// cannot be opened or a writer that died is an error.
+///
+/// Ctrl-C: the first stops reading and dispatching, says so on stderr, gives the lookups in
+/// flight [`GRACE`] to finish and then fires `stop` (the engine must watch it, see
+/// [`Engine::with_stop`]), so every dispatched line is still answered, in order; the
+/// report says `interrupted`. The second exits the process at once with 130
+/// ([`Printer::exit_now`]: the lines written so far stay whole).
 pub async fn run(
     engine: Arc<Engine>,
+    stop: Stop,
     file: &str,
     opts: BatchOptions,
     printer: Printer,
-    mut warc: Option<WarcFile>,
+    warc: Option<WarcFile>,
 ) -> Result<BatchReport, AppError> {
+    let mut interrupts = Interrupts::new();
     let reader: Box<dyn AsyncRead + Unpin + Send> = if file == "-" {
         Box::new(tokio::io::stdin())
     } else {
@@ -222,10 +278,13 @@ pub async fn run(
     let warc_ctx = warc
         .as_ref()
         .map(|w| Arc::new((w.warcinfo_id().to_string(), printer.redactor().clone())));
+    let warc = warc.map(|w| Arc::new(Mutex::new(w)));
 
     let started = Instant::now();
     let writer_bar = bar.clone();
+    let writer_printer = printer.clone();
     let writer = tokio::spawn(async move {
+        let printer = writer_printer;
         let (mut ok, mut failed) = (0u64, 0u64);
         let mut closed = false;
         while let Some(handle) = rx.recv().await {
@@ -242,16 +301,29 @@ pub async fn run(
                     None,
                 ),
             };
-            // The records first, in input order; the line names them only once written.
-            if let (Some(w), Some(pair)) = (warc.as_mut(), pair) {
-                match w.append(&pair) {
-                    Ok(true) => {
+            // The records first, in input order, on a blocking thread like the line; the
+            // line names them only once they are written.
+            if let (Some(w), Some(pair)) = (&warc, pair) {
+                let w = w.clone();
+                let appended = tokio::task::spawn_blocking(move || {
+                    let mut w = match w.lock() {
+                        Ok(g) => g,
+                        Err(p) => p.into_inner(),
+                    };
+                    w.append(&pair).map(|done| done.then_some(pair.response_id))
+                })
+                .await
+                .unwrap_or(Ok(None));
+                match appended {
+                    Ok(id) => {
                         if let Some(r) = result.receipt_mut() {
-                            r.warc_record_id = Some(pair.response_id);
+                            r.warc_record_id = id;
                         }
                     }
-                    Ok(false) => {}
-                    Err(line) => printer.diag(&line),
+                    Err(line) => match &writer_bar {
+                        Some(b) => b.suspend(|| printer.diag(&line)),
+                        None => printer.diag(&line),
+                    },
                 }
             }
             if result.is_success() {
@@ -259,12 +331,18 @@ pub async fn run(
             } else {
                 failed += 1;
             }
-            // The bar steps aside while a line is written, so a terminal showing both
-            // streams never gets a bar glued into the NDJSON.
-            let written = match &writer_bar {
-                Some(b) => b.suspend(|| printer.json_line(&result)),
-                None => printer.json_line(&result),
-            };
+            // Written on a blocking thread: a reader that stops reading (a full pipe) holds
+            // up this writer only, never an async worker, so Ctrl-C is still heard. The bar
+            // steps aside while a line is written, so a terminal showing both streams never
+            // gets a bar glued into the NDJSON.
+            let line = printer.prepare_json_line(&result);
+            let (p, b) = (printer.clone(), writer_bar.clone());
+            let written = tokio::task::spawn_blocking(move || match &b {
+                Some(b) => b.suspend(|| p.write_prepared(&line)),
+                None => p.write_prepared(&line),
+            })
+            .await
+            .unwrap_or(Err(crate::frontends::output::Closed));
             if !closed && written.is_err() {
                 // The reader of our stdout went away: finish quietly.
                 closed = true;
@@ -274,17 +352,15 @@ pub async fn run(
                 b.set_message(format!("{failed} failed"));
             }
         }
-        (ok, failed, printer)
+        (ok, failed)
     });
 
     let mut interrupted = false;
-    let ctrl_c = tokio::signal::ctrl_c();
-    tokio::pin!(ctrl_c);
     let mut read_error = None;
     loop {
         let line = tokio::select! {
             biased;
-            _ = &mut ctrl_c => { interrupted = true; break; }
+            _ = interrupts.next() => { interrupted = true; break; }
             l = read_line(&mut input) => l,
         };
         let request = match line {
@@ -308,7 +384,7 @@ pub async fn run(
         };
         let permit = tokio::select! {
             biased;
-            _ = &mut ctrl_c => { interrupted = true; break; }
+            _ = interrupts.next() => { interrupted = true; break; }
             p = global.clone().acquire_owned() => match p { Ok(p) => p, Err(_) => break },
         };
         let engine = engine.clone();
@@ -345,13 +421,51 @@ pub async fn run(
         }
     }
     drop(tx);
-    let (ok, failed, printer) = writer
-        .await
-        .map_err(|e| AppError::Internal(format!("the batch writer failed: {e}")))?;
+    // Whatever is dispatched is answered and written; Ctrl-C is heard meanwhile too (the
+    // input may have ended long before the last lookup does).
+    let say = |msg: &str| match &bar {
+        Some(b) => b.suspend(|| printer.diag(msg)),
+        None => printer.diag(msg),
+    };
+    let in_flight = || concurrency - global.available_permits();
+    let first_interrupt = |in_flight: usize| {
+        if in_flight == 0 {
+            say("interrupted: no new lookups; writing what is done (Ctrl-C again to exit now)");
+        } else {
+            say(&format!(
+                "interrupted: no new lookups; the {in_flight} in flight get {}s to finish, then are stopped (Ctrl-C again to exit now)",
+                GRACE.as_secs()
+            ));
+        }
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(GRACE).await;
+            stop.fire();
+        });
+    };
+    if interrupted {
+        first_interrupt(in_flight());
+    }
+    let mut writer = writer;
+    let written = loop {
+        tokio::select! {
+            w = &mut writer => break w,
+            _ = interrupts.next() => {
+                if interrupted {
+                    say("interrupted again: exiting now");
+                    printer.exit_now(crate::frontends::exit::EXIT_INTERRUPTED);
+                }
+                interrupted = true;
+                first_interrupt(in_flight());
+            }
+        }
+    };
+    let (ok, failed) =
+        written.map_err(|e| AppError::Internal(format!("the batch writer failed: {e}")))?;
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    if show_progress || opts.verbose {
+    if show_progress || opts.verbose || interrupted {
         printer.diag(&format!(
             "{} lookups: {ok} success, {failed} error in {:.1}s{}",
             ok + failed,

@@ -21,7 +21,8 @@ Examples:
   vetch batch urls.txt > results.ndjson
   vetch providers                                   what is configured, and ready
 
-Exit codes: 0 success, 1 the lookup ran and failed, 2 usage or config error.";
+Exit codes: 0 success, 1 the lookup ran and failed, 2 usage or config error (one line on
+stderr), 130 batch interrupted by Ctrl-C, 70 internal error (a bug).";
 
 #[derive(Debug, Parser)]
 #[command(name = "vetch", version, about = ABOUT, after_help = AFTER_HELP)]
@@ -261,6 +262,7 @@ impl ValueEnum for Flavor {
     fn value_variants<'a>() -> &'a [Self] {
         &[
             Flavor::Strands,
+            Flavor::Bedrock,
             Flavor::Openai,
             Flavor::Anthropic,
             Flavor::Gemini,
@@ -323,7 +325,8 @@ fn saturating_int(s: &str) -> Result<i64, String> {
 /// Lookup options: the five model-facing fields, then the operator's.
 #[derive(Debug, Clone, Args)]
 pub struct LookupArgs {
-    /// The http or https URL to fetch (`example.com/docs` means https://example.com/docs)
+    /// The http or https URL to fetch (`example.com/docs` means https://example.com/docs,
+    /// `localhost:8080` means http://localhost:8080)
     pub url: String,
     /// Only succeed if the content contains this text (case-insensitive)
     #[arg(long, value_name = "TEXT")]
@@ -407,6 +410,8 @@ Examples:
     /// Print the tool's name, description and input schema for an agent framework
     #[command(after_help = "\
 Examples:
+  vetch tool-spec --flavor strands      {name, description, inputSchema}: a Strands ToolSpec
+  vetch tool-spec --flavor bedrock      the same under toolSpec, for Bedrock Converse's toolConfig
   vetch tool-spec --flavor openai
   vetch tool-spec --flavor anthropic")]
     ToolSpec {
@@ -462,6 +467,48 @@ Examples:
         #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
         dir: Option<PathBuf>,
     },
+}
+
+/// clap's error as one line, as DESIGN §2 wants a usage error: the message (its
+/// continuation lines joined), then clap's tips, then the usage it showed and where help
+/// is, without its blank lines. A line break inside a quoted argument is joined too, so a
+/// value cannot forge a second line.
+pub fn one_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let mut message = String::new();
+    let mut tips = Vec::new();
+    let mut usage = None;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with("For more information") {
+            continue;
+        }
+        if let Some(u) = t.strip_prefix("Usage: ") {
+            usage = Some(u.to_string());
+        } else if let Some(tip) = t.strip_prefix("tip: ") {
+            tips.push(tip.to_string());
+        } else {
+            if !message.is_empty() {
+                message.push(' ');
+            }
+            message.push_str(t.strip_prefix("error: ").unwrap_or(t));
+        }
+    }
+    for tip in tips {
+        message.push_str("; ");
+        message.push_str(&tip);
+    }
+    match usage {
+        Some(u) => {
+            // The command path is the usage's words before its first option or argument.
+            let command: Vec<&str> = u
+                .split_whitespace()
+                .take_while(|w| !w.starts_with(['[', '<', '-']))
+                .collect();
+            format!("{message} (usage: {u}; more: {} --help)", command.join(" "))
+        }
+        None => format!("{message} (more: --help)"),
+    }
 }
 
 /// `vetch cache ...`
@@ -737,6 +784,38 @@ mod tests {
             }
         ));
         assert!(Cli::try_parse_from(["vetch", "man", "lookup", "--dir", "d"]).is_err());
+    }
+
+    #[test]
+    fn usage_errors_are_one_line() {
+        let cases: [(&[&str], &str); 5] = [
+            (
+                &["vetch", "lookup", "u", "--max-char", "3"],
+                "unexpected argument '--max-char' found; a similar argument exists: '--max-chars' (usage: vetch lookup --max-chars <N> <URL>; more: vetch lookup --help)",
+            ),
+            (
+                &["vetch", "lookup"],
+                "the following required arguments were not provided: <URL> (usage: vetch lookup <URL>; more: vetch lookup --help)",
+            ),
+            (
+                &["vetch", "completions", "nope"],
+                "invalid value 'nope' for '<SHELL>' [possible values: bash, elvish, fish, powershell, zsh] (more: --help)",
+            ),
+            (
+                &["vetch", "lookup", "u", "-o", "page.txt"],
+                "invalid output kind 'page.txt': `-o` selects the output kind: tool-result, receipt, text or human; to save the text use `> FILE` (more: --help)",
+            ),
+            (
+                &["vetch", "lookup", "u", "--bad\nforged: line"],
+                "unexpected argument '--bad",
+            ),
+        ];
+        for (argv, want) in cases {
+            let e = Cli::try_parse_from(argv).unwrap_err();
+            let line = one_line(&e);
+            assert!(line.starts_with(want), "{argv:?}: {line}");
+            assert!(!line.contains('\n'), "{line:?}");
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! | 1 | a lookup ran and its status is `error`; in `batch`, any line failed |
 //! | 2 | usage or configuration error: nothing was looked up |
 //! | 70 | an internal failure (a bug): e.g. the batch writer or the MCP server task died |
-//! | 130 | `batch` interrupted by Ctrl-C, after flushing what was done |
+//! | 130 | `batch` interrupted by Ctrl-C, after flushing what was done (a second Ctrl-C exits at once with it, from `batch`) |
 
 use std::process::ExitCode;
 

@@ -50,6 +50,11 @@ pub struct Printer {
 #[derive(Debug)]
 pub struct Closed;
 
+/// One output line already serialized and redacted by a [`Printer`]: the only kind of
+/// string [`Printer::write_prepared`] writes.
+#[derive(Debug, Clone)]
+pub struct PreparedLine(String);
+
 impl Printer {
     pub fn new(redactor: Arc<Redactor>, layout: Layout) -> Printer {
         Printer {
@@ -92,6 +97,36 @@ impl Printer {
     pub fn json_line<T: Serialize>(&self, value: &T) -> Result<(), Closed> {
         let s = self.json_string(value, Layout::Compact);
         self.raw_line(&s)
+    }
+
+    /// One JSON value made into its line (redacted, compact) now, to be written later with
+    /// [`Printer::write_prepared`], e.g. on a blocking thread while the async ones go on.
+    pub fn prepare_json_line<T: Serialize>(&self, value: &T) -> PreparedLine {
+        PreparedLine(self.json_string(value, Layout::Compact))
+    }
+
+    /// Write a line made by [`Printer::prepare_json_line`].
+    pub fn write_prepared(&self, line: &PreparedLine) -> Result<(), Closed> {
+        self.raw_line(&line.0)
+    }
+
+    /// End the process now with `code` (a second Ctrl-C). A line being written to stdout is
+    /// let finish first, and stdout is held so that no new line starts: every line written
+    /// is whole. A writer stuck on a full pipe (nobody reading) is waited for a quarter of
+    /// a second at most; its line may then be cut, but not the ones before it.
+    pub fn exit_now(&self, code: u8) -> ! {
+        let until = std::time::Instant::now() + std::time::Duration::from_millis(250);
+        let _held = loop {
+            match self.stdout.try_lock() {
+                Ok(g) => break Some(g),
+                Err(std::sync::TryLockError::Poisoned(p)) => break Some(p.into_inner()),
+                Err(std::sync::TryLockError::WouldBlock) if std::time::Instant::now() < until => {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                Err(std::sync::TryLockError::WouldBlock) => break None,
+            }
+        };
+        std::process::exit(i32::from(code))
     }
 
     /// Print text vetch composed itself, with its own colour codes, redacted but not

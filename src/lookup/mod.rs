@@ -36,6 +36,50 @@ use crate::settings::{LookupRequest, Settings};
 /// A sink for `-v` diagnostics. The caller redacts (see `output::Printer::diag`).
 pub type Diag = Arc<dyn Fn(&str) + Send + Sync>;
 
+/// Stops the lookups of an engine early (batch's Ctrl-C): once fired, an attempt in flight
+/// ends as `transport_error` (`interrupted: ...`) and no further attempt starts, so each
+/// lookup still returns a whole receipt. Clones share one signal.
+#[derive(Clone, Default)]
+pub struct Stop(Arc<StopInner>);
+
+#[derive(Default)]
+struct StopInner {
+    fired: AtomicBool,
+    notify: tokio::sync::Notify,
+}
+
+impl std::fmt::Debug for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Stop(fired: {})", self.is_fired())
+    }
+}
+
+impl Stop {
+    /// Stop every lookup that watches this signal, now and later.
+    pub fn fire(&self) {
+        self.0.fired.store(true, Ordering::SeqCst);
+        self.0.notify.notify_waiters();
+    }
+
+    pub fn is_fired(&self) -> bool {
+        self.0.fired.load(Ordering::SeqCst)
+    }
+
+    /// Resolves once the signal has fired (at once if it already has).
+    pub async fn fired(&self) {
+        loop {
+            let notified = self.0.notify.notified();
+            tokio::pin!(notified);
+            // Registered before the check, so a `fire` in between is not missed.
+            notified.as_mut().enable();
+            if self.is_fired() {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
 /// Providers built once, shared by every lookup of the process.
 pub struct Engine {
     settings: Arc<Settings>,
@@ -48,6 +92,8 @@ pub struct Engine {
     /// When set, at most this many bodies are processed at once (see
     /// [`Engine::with_cpu_slots`]).
     cpu_slots: Option<Arc<tokio::sync::Semaphore>>,
+    /// When set and fired, lookups end early (see [`Stop`]).
+    stop: Option<Stop>,
     /// Keep the [`Evidence`] of the attempt that was used (see [`Engine::with_evidence`]).
     evidence: bool,
 }
@@ -62,6 +108,12 @@ pub struct Lookup {
     /// through (never cloud metadata). For the operator's hint on stderr; never part of
     /// what the model sees.
     pub refused_private: bool,
+    /// The most characters an attempt had when it was judged too short for `min_chars`,
+    /// for the operator's hint that names `--min-chars`. Never part of what the model sees.
+    pub too_short: Option<usize>,
+    /// A template provider whose own endpoint the guard refused as a local address, and
+    /// that host: `allow_private_hosts` is the narrow fix, for the operator's hint.
+    pub local_endpoint: Option<(String, String)>,
     /// What went over the network for the attempt that was used, when the engine keeps
     /// evidence and the body was received in this lookup (not from the cache, not from a
     /// command). For a WARC writer; never part of what the model sees.
@@ -148,6 +200,7 @@ impl Engine {
             diag: None,
             cache: None,
             cpu_slots: None,
+            stop: None,
             evidence: false,
         }
     }
@@ -173,6 +226,36 @@ impl Engine {
     pub fn with_cpu_slots(mut self, n: usize) -> Engine {
         self.cpu_slots = Some(Arc::new(tokio::sync::Semaphore::new(n.max(1))));
         self
+    }
+
+    /// End lookups early when `stop` fires (a batch's Ctrl-C).
+    pub fn with_stop(mut self, stop: Stop) -> Engine {
+        self.stop = Some(stop);
+        self
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(Stop::is_fired)
+    }
+
+    /// `work`, unless the stop fires first: then an `Interrupted` failure (keeping
+    /// `http_status`, the status already received, if any).
+    async fn until_stopped<T>(
+        &self,
+        work: impl std::future::Future<Output = Result<T, Failure>>,
+        http_status: Option<u16>,
+    ) -> Result<T, Failure> {
+        let Some(stop) = &self.stop else {
+            return work.await;
+        };
+        tokio::select! {
+            biased;
+            _ = stop.fired() => Err(Failure {
+                kind: FailureKind::Interrupted,
+                http_status,
+            }),
+            r = work => r,
+        }
     }
 
     pub fn with_diag(mut self, diag: Diag) -> Engine {
@@ -232,6 +315,8 @@ impl Engine {
             receipt,
             text: format!("invalid input: {detail}"),
             refused_private: false,
+            too_short: None,
+            local_endpoint: None,
             evidence: None,
         }
     }
@@ -247,9 +332,17 @@ impl Engine {
         if url.trim().is_empty() {
             return Err(UrlRejection::Empty);
         }
-        let checked = CheckedUrl::parse(url).map_err(UrlRejection::Parse)?;
+        let checked = CheckedUrl::parse(url).map_err(|e| match e {
+            url::ParseError::RelativeUrlWithoutBase => UrlRejection::NoScheme,
+            e => UrlRejection::Parse(e),
+        })?;
         let parsed = checked.parsed();
         if !matches!(parsed.scheme(), "http" | "https") {
+            // `localhost:8080/x` parses with the scheme `localhost`; what a person would
+            // have had completed is a URL without a scheme, not one with an odd scheme.
+            if crate::model::input::complete_scheme(url) != url.trim() {
+                return Err(UrlRejection::NoScheme);
+            }
             return Err(UrlRejection::Scheme(parsed.scheme().to_string()));
         }
         if parsed.host().is_none() {
@@ -285,9 +378,17 @@ impl Engine {
         let mut log: Vec<AttemptRecord> = Vec::new();
         let mut found: Option<(String, Content)> = None;
         let mut deadline_hit = false;
+        let mut stopped = false;
         let mut refused_private = false;
+        let mut too_short: Option<usize> = None;
+        let mut local_endpoint = None;
         for (i, p) in self.providers.iter().take(budget).enumerate() {
             let now = Instant::now();
+            if self.stopped() {
+                stopped = true;
+                self.say("the run was stopped; no further attempts");
+                break;
+            }
             if now >= deadline {
                 deadline_hit = true;
                 self.say("lookup deadline reached; no further attempts");
@@ -305,17 +406,15 @@ impl Engine {
             if self.settings.verbosity() >= 2 {
                 self.say(&self.request_line(&p.name, fetch_url, allowed));
             }
-            let result = match p
-                .fetch(
-                    &target,
-                    attempt_deadline,
-                    allowed,
-                    self.settings.max_body_bytes(),
-                    &redactor,
-                    self.cache.as_ref(),
-                )
-                .await
-            {
+            let fetch = p.fetch(
+                &target,
+                attempt_deadline,
+                allowed,
+                self.settings.max_body_bytes(),
+                &redactor,
+                self.cache.as_ref(),
+            );
+            let result = match self.until_stopped(fetch, None).await {
                 Ok(mut payload) => {
                     // Processing is bounded by the same deadline as the fetch.
                     let status = payload.fetched.http_status;
@@ -323,7 +422,10 @@ impl Engine {
                     let provenance = payload.provenance.clone();
                     let exchange = evidence::exchange(&payload, &redactor, self.evidence);
                     let cut = payload.fetched.truncated;
-                    let work = self.process(payload, &req, fetch_url, redactor.clone());
+                    let work = self.until_stopped(
+                        self.process(payload, &req, fetch_url, redactor.clone()),
+                        status,
+                    );
                     let result = match tokio::time::timeout_at(attempt_deadline, work).await {
                         Ok(r) => r,
                         Err(_) => Err(Failure {
@@ -358,6 +460,21 @@ impl Engine {
             let elapsed = millis(now.elapsed());
             if let Err(f) = &result {
                 refused_private |= lifted_by_allow_private(&f.kind);
+                match &f.kind {
+                    FailureKind::TooShort { chars, .. } => {
+                        too_short = Some(too_short.unwrap_or(0).max(*chars));
+                    }
+                    // A template's own endpoint (the requested URL passed the pre-flight).
+                    FailureKind::Blocked(r)
+                        if p.kind() == crate::fetch::spec::ProviderKind::Template
+                            && lifted_by_allow_private(&f.kind) =>
+                    {
+                        if let Some(host) = r.host() {
+                            local_endpoint.get_or_insert((p.name.clone(), host));
+                        }
+                    }
+                    _ => {}
+                }
             }
             // The one place a failure becomes words.
             let (outcome, http_status, detail) = match &result {
@@ -420,7 +537,7 @@ impl Engine {
             None => {
                 let reason = if self.providers.is_empty() {
                     FailureReason::NoProvidersConfigured
-                } else if deadline_hit || (attempts as usize) < self.providers.len() {
+                } else if deadline_hit || stopped || (attempts as usize) < self.providers.len() {
                     FailureReason::AttemptBudgetExhausted
                 } else {
                     FailureReason::AllProvidersFailed
@@ -430,7 +547,11 @@ impl Engine {
                     receipt.failure_detail =
                         Some(clip_chars(&r.redact_text(&self.why_no_provider()), 600));
                 }
-                failure_line(&receipt)
+                if stopped && attempts == 0 {
+                    "no usable content: the run was stopped before the first attempt".into()
+                } else {
+                    failure_line(&receipt)
+                }
             }
         };
         receipt.elapsed_ms = millis(start.elapsed());
@@ -438,6 +559,8 @@ impl Engine {
             receipt,
             text,
             refused_private,
+            too_short,
+            local_endpoint,
             evidence: found_evidence,
         }
     }

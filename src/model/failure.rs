@@ -136,6 +136,20 @@ impl Refusal {
             _ => None,
         }
     }
+
+    /// The host the refusal is about, as `allow_private_hosts` would name it.
+    pub fn host(&self) -> Option<String> {
+        match self {
+            Refusal::Address { ip, .. } => Some(ip.to_string()),
+            Refusal::Resolved { host, .. }
+            | Refusal::Spelled { host, .. }
+            | Refusal::MetadataName { host }
+            | Refusal::LocalName { host }
+            | Refusal::Blocked { host }
+            | Refusal::NotAllowed { host } => Some(host.clone()),
+            Refusal::Scheme { .. } | Refusal::MissingHost => None,
+        }
+    }
 }
 
 /// Why a redirect was not followed.
@@ -247,6 +261,8 @@ pub enum FailureKind {
     CommandTimeout { after: Duration },
     /// The work on a body was stopped (the attempt was dropped).
     Cancelled,
+    /// The run was stopped (batch's Ctrl-C) while this attempt was in flight.
+    Interrupted,
     /// PDF extraction stopped at the attempt deadline.
     PdfCancelled,
 
@@ -310,6 +326,10 @@ pub enum UrlRejection {
     TooLong { len: usize, max: usize },
     #[error("URL is empty")]
     Empty,
+    /// No scheme (`example.com/docs`, `localhost:8080`): said in words a model can act on,
+    /// not the parser's ("relative URL without a base").
+    #[error("the url must start with http:// or https://")]
+    NoScheme,
     #[error("URL does not parse: {0}")]
     Parse(url::ParseError),
     #[error("scheme '{0}' is not allowed (only http and https)")]
@@ -350,6 +370,7 @@ impl FailureKind {
             | K::CommandExit { .. }
             | K::CommandTimeout { .. }
             | K::Cancelled
+            | K::Interrupted
             | K::PdfCancelled => Outcome::TransportError,
             K::Http { .. } => Outcome::HttpError,
             K::Undecodable(_)
@@ -421,6 +442,9 @@ impl fmt::Display for FailureKind {
                 after.as_secs_f64()
             ),
             K::Cancelled => f.write_str("processing cancelled"),
+            K::Interrupted => {
+                f.write_str("interrupted: the run was stopped before this attempt finished")
+            }
             K::PdfCancelled => f.write_str("PDF extraction stopped at the attempt deadline"),
             K::Http {
                 status,
@@ -647,6 +671,11 @@ mod tests {
             ),
             (K::Cancelled, TransportError, "processing cancelled"),
             (
+                K::Interrupted,
+                TransportError,
+                "interrupted: the run was stopped before this attempt finished",
+            ),
+            (
                 K::PdfCancelled,
                 TransportError,
                 "PDF extraction stopped at the attempt deadline",
@@ -828,6 +857,10 @@ mod tests {
                 "URL does not parse: relative URL without a base",
             ),
             (UrlRejection::NoHost, "URL has no host"),
+            (
+                UrlRejection::NoScheme,
+                "the url must start with http:// or https://",
+            ),
             (
                 UrlRejection::Refused(loopback()),
                 "host refused by the network policy: loopback address 127.0.0.1",

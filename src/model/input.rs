@@ -195,11 +195,14 @@ pub fn parse_request(text: &str) -> Request {
     request_from_value(&value)
 }
 
-/// Complete a URL typed by a person (command line, batch URL lines) as curl and xh do:
-/// `example.com/docs` (a first segment with a dot) or `localhost:8080/x` gets `https://`.
-/// Anything else (a URL with a scheme, a bare word, `mailto:x@y.example`) is returned
-/// as is, for the URL check to judge. Model input never goes through this: a model must
-/// say what it means.
+/// Complete a URL typed by a person (command line, batch URL lines) as a browser's address
+/// bar does. A host that is local, where a server rarely speaks TLS, gets `http://`:
+/// `localhost` (and `*.localhost`), a loopback, private, link-local, CGNAT or unique-local
+/// IP literal (`127.0.0.1:8080`, `[::1]`, `10.0.0.5`), and a single-label name
+/// (`intranet:8080`). Any other name with a dot (`example.com/docs`) or a public IP literal
+/// gets `https://`. Anything else (a URL with a scheme, `mailto:x@y.example`, text with
+/// spaces) is returned as is, for the URL check to judge. Model input never goes through
+/// this: a model must say what it means.
 pub fn complete_scheme(raw: &str) -> String {
     let s = raw.trim();
     if s.contains("://") || s.is_empty() {
@@ -211,10 +214,10 @@ pub fn complete_scheme(raw: &str) -> String {
     }
     let host = if segment.starts_with('[') {
         // An IPv6 literal, maybe with a port.
-        return match segment.find(']') {
-            Some(end) if port_ok(&segment[end + 1..]) => format!("https://{s}"),
-            _ => s.to_string(),
-        };
+        match segment.find(']') {
+            Some(end) if port_ok(&segment[end + 1..]) => &segment[..=end],
+            _ => return s.to_string(),
+        }
     } else {
         match segment.split_once(':') {
             Some((h, rest)) if port_ok(&format!(":{rest}")) => h,
@@ -222,16 +225,59 @@ pub fn complete_scheme(raw: &str) -> String {
             None => segment,
         }
     };
-    let named = host.eq_ignore_ascii_case("localhost")
-        || (host.contains('.')
+    let looks_like_a_host = host.starts_with('[')
+        || (!host.is_empty()
             && !host.starts_with('.')
             && host
                 .chars()
                 .all(|c| c.is_alphanumeric() || matches!(c, '.' | '-' | '_')));
-    if named {
-        format!("https://{s}")
+    if !looks_like_a_host {
+        return s.to_string();
+    }
+    // Let the URL parser say what the host is: it reads every IPv4 spelling (`127.1`,
+    // `2130706433`) as the address it means.
+    let Ok(parsed) = url::Url::parse(&format!("http://{s}")) else {
+        return s.to_string();
+    };
+    let local = match parsed.host() {
+        Some(url::Host::Ipv4(ip)) => local_ip(std::net::IpAddr::V4(ip)),
+        Some(url::Host::Ipv6(ip)) => local_ip(std::net::IpAddr::V6(ip)),
+        Some(url::Host::Domain(name)) => {
+            let name = name.trim_end_matches('.');
+            name == "localhost" || name.ends_with(".localhost") || !name.contains('.')
+        }
+        None => return s.to_string(),
+    };
+    if local {
+        format!("http://{s}")
     } else {
-        s.to_string()
+        format!("https://{s}")
+    }
+}
+
+/// An address a server on this machine or its network has: loopback, private, link-local,
+/// CGNAT (100.64.0.0/10), unique-local or unspecified; IPv4-mapped IPv6 judged as IPv4.
+fn local_ip(ip: std::net::IpAddr) -> bool {
+    use std::net::IpAddr;
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            v4.is_loopback()
+                || v4.is_private()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || (a == 100 && (64..128).contains(&b))
+        }
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => local_ip(IpAddr::V4(v4)),
+            None => {
+                let first = v6.segments()[0];
+                v6.is_loopback()
+                    || v6.is_unspecified()
+                    || (first & 0xfe00) == 0xfc00
+                    || (first & 0xffc0) == 0xfe80
+            }
+        },
     }
 }
 
@@ -428,24 +474,44 @@ mod tests {
     }
 
     #[test]
-    fn urls_without_a_scheme_get_https() {
+    fn urls_without_a_scheme_get_https_or_http_for_local_hosts() {
         let cases = [
             ("example.com/docs", "https://example.com/docs"),
             ("example.com", "https://example.com"),
             ("  docs.rs/tokio?x=1 ", "https://docs.rs/tokio?x=1"),
-            ("localhost", "https://localhost"),
-            ("LOCALHOST:8080/x", "https://LOCALHOST:8080/x"),
-            ("127.0.0.1:3000", "https://127.0.0.1:3000"),
-            ("[::1]:8080/a", "https://[::1]:8080/a"),
+            ("8.8.8.8/dns", "https://8.8.8.8/dns"),
+            ("[2606:4700::1111]:443/x", "https://[2606:4700::1111]:443/x"),
+            // Local servers rarely speak TLS: http, as a browser's address bar does.
+            ("localhost", "http://localhost"),
+            ("LOCALHOST:8080/x", "http://LOCALHOST:8080/x"),
+            ("app.localhost:3000", "http://app.localhost:3000"),
+            ("127.0.0.1:3000", "http://127.0.0.1:3000"),
+            ("127.1:3000/x", "http://127.1:3000/x"),
+            ("10.0.0.5/health", "http://10.0.0.5/health"),
+            ("192.168.1.1", "http://192.168.1.1"),
+            ("172.16.0.9:81", "http://172.16.0.9:81"),
+            ("169.254.10.1", "http://169.254.10.1"),
+            ("100.64.0.1", "http://100.64.0.1"),
+            ("0.0.0.0:8000", "http://0.0.0.0:8000"),
+            ("[::1]:8080/a", "http://[::1]:8080/a"),
+            ("[fd00::5]/x", "http://[fd00::5]/x"),
+            ("[fe80::1]", "http://[fe80::1]"),
+            ("[::ffff:10.0.0.1]", "http://[::ffff:10.0.0.1]"),
+            ("intranet:8080", "http://intranet:8080"),
+            ("intranet/wiki", "http://intranet/wiki"),
+            ("notaurl", "http://notaurl"),
+            // Left as typed, for the URL check to judge.
             ("http://example.com/", "http://example.com/"),
             ("ftp://example.com/", "ftp://example.com/"),
             ("mailto:x@y.example", "mailto:x@y.example"),
             ("user@host.example/", "user@host.example/"),
-            ("notaurl", "notaurl"),
             ("file:/etc/passwd", "file:/etc/passwd"),
             ("javascript:alert(1)", "javascript:alert(1)"),
+            ("not a url", "not a url"),
+            ("//example.com/x", "//example.com/x"),
             ("", ""),
             (".hidden", ".hidden"),
+            ("[::1", "[::1"),
         ];
         for (given, want) in cases {
             assert_eq!(complete_scheme(given), want, "{given}");

@@ -24,7 +24,10 @@ on the right page, so that a wrong page counts as a failure.";
 /// The agent ecosystems whose tool-spec wrapper `vetch tool-spec` can print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flavor {
+    /// Strands Agents' `ToolSpec`: `{name, description, inputSchema: {json}}`.
     Strands,
+    /// Bedrock Converse's `toolConfig.tools` entry: the Strands spec under `toolSpec`.
+    Bedrock,
     Openai,
     Anthropic,
     Gemini,
@@ -36,6 +39,7 @@ impl Flavor {
     pub fn as_str(self) -> &'static str {
         match self {
             Flavor::Strands => "strands",
+            Flavor::Bedrock => "bedrock",
             Flavor::Openai => "openai",
             Flavor::Anthropic => "anthropic",
             Flavor::Gemini => "gemini",
@@ -137,13 +141,14 @@ pub fn output_schema() -> Value {
 pub fn tool_spec(flavor: Flavor) -> Value {
     let params = input_schema();
     match flavor {
+        // Strands takes this object as a tool's spec (`name` at the top; its inputSchema
+        // is Bedrock's `{"json": ...}`), and a Converse request wraps it in `toolSpec`.
         Flavor::Strands => json!({
-            "toolSpec": {
-                "name": TOOL_NAME,
-                "description": DESCRIPTION,
-                "inputSchema": {"json": params}
-            }
+            "name": TOOL_NAME,
+            "description": DESCRIPTION,
+            "inputSchema": {"json": params}
         }),
+        Flavor::Bedrock => json!({ "toolSpec": tool_spec(Flavor::Strands) }),
         Flavor::Openai => json!({
             "type": "function",
             "function": {
@@ -226,9 +231,10 @@ mod tests {
     #[test]
     fn every_flavor_carries_the_same_schema() {
         let s = input_schema();
+        assert_eq!(tool_spec(Flavor::Strands)["inputSchema"]["json"], s);
         assert_eq!(
-            tool_spec(Flavor::Strands)["toolSpec"]["inputSchema"]["json"],
-            s
+            tool_spec(Flavor::Bedrock)["toolSpec"],
+            tool_spec(Flavor::Strands)
         );
         assert_eq!(tool_spec(Flavor::Openai)["function"]["parameters"], s);
         assert_eq!(tool_spec(Flavor::Anthropic)["input_schema"], s);

@@ -362,7 +362,8 @@ fn tool_spec_flavors() {
     )
     .unwrap();
     for (flavor, pointer) in [
-        ("strands", "/toolSpec/inputSchema/json"),
+        ("strands", "/inputSchema/json"),
+        ("bedrock", "/toolSpec/inputSchema/json"),
         ("openai", "/function/parameters"),
         ("anthropic", "/input_schema"),
         ("gemini", "/functionDeclarations/0/parameters"),
@@ -594,7 +595,7 @@ fn stdout_of(out: &assert_cmd::assert::Assert) -> String {
 }
 
 #[test]
-fn url_without_scheme_gets_https_and_refused_local_host_hints_allow_private() {
+fn url_without_scheme_gets_http_for_localhost_and_refused_local_host_hints_allow_private() {
     let cfg = raw_config_file(&http_providers(&["direct"]));
     let out = vetch()
         .args(["lookup", "localhost:9/docs", "--config"])
@@ -603,7 +604,7 @@ fn url_without_scheme_gets_https_and_refused_local_host_hints_allow_private() {
         .code(1);
     let v = json_out(&out.get_output().stdout);
     let r = &v["content"][0]["json"];
-    assert_eq!(r["url"], "https://localhost:9/docs");
+    assert_eq!(r["url"], "http://localhost:9/docs");
     assert_eq!(r["failure_reason"], "invalid_input");
     // The hint is for the operator at the terminal, never for the model.
     assert!(!v.to_string().contains("--allow-private"), "{v}");
@@ -1191,7 +1192,7 @@ async fn batch_flags_are_defaults_for_url_lines_and_progress_stays_off_a_pipe() 
         .arg(cfg.path())
         .write_stdin(input)
         .assert()
-        .code(1);
+        .code(0);
     let lines: Vec<Value> = stdout_of(&out)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -1211,11 +1212,13 @@ async fn batch_flags_are_defaults_for_url_lines_and_progress_stays_off_a_pipe() 
         lines[1]["content"][0]["json"]["next_start_index"],
         Value::Null
     );
-    // A URL line without a scheme gets https:// (which this plain-http server cannot answer).
+    // A URL line without a scheme is completed as on the command line: a loopback
+    // address means http://, as a browser's address bar does.
     assert_eq!(
         lines[2]["content"][0]["json"]["url"],
-        format!("https://{host}/good")
+        format!("http://{host}/good")
     );
+    assert_eq!(lines[2]["status"], "success");
     assert!(out.get_output().stderr.is_empty(), "no progress on a pipe");
 }
 

@@ -281,7 +281,8 @@ async fn invalid_input_before_any_attempt() {
     let e = engine(&http_providers(&["direct"]));
     for (url, want) in [
         ("ftp://example.com/x", "scheme 'ftp'"),
-        ("not a url", "does not parse"),
+        ("not a url", "the url must start with http:// or https://"),
+        ("http://[::1", "does not parse"),
         ("", "empty"),
         ("http://169.254.169.254/latest/meta-data/", "cloud metadata"),
     ] {

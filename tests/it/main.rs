@@ -12,6 +12,7 @@ mod config_example;
 mod evidence;
 mod faults;
 mod fidelity;
+mod first_hour;
 mod help;
 mod hostile;
 mod lookup;
