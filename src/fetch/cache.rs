@@ -175,6 +175,14 @@ struct EntryHead {
     content_type: Option<String>,
     /// Where the body came from after redirects, redacted; None when it is the URL asked.
     final_url: Option<String>,
+    /// The URLs the redirects led to, in order, redacted (the receipt's `redirects`).
+    redirects: Vec<String>,
+    /// When the body was fetched, in milliseconds since the epoch (the receipt's
+    /// `fetched_at`; a 304 that refreshes the entry leaves it: the body is still the one
+    /// fetched then). Required: an entry written before vetch kept it does not parse, which
+    /// makes it a miss, fetched again and replaced, so a served copy always says when it
+    /// was fetched.
+    fetched_at_ms: u64,
     etag: Option<String>,
     last_modified: Option<String>,
     /// The response said `no-cache`: never served without asking, even under `--max-age`.
@@ -204,6 +212,25 @@ impl Stored {
 
     pub fn content_type(&self) -> Option<&str> {
         self.head.content_type.as_deref()
+    }
+
+    /// When the stored body was fetched.
+    pub fn fetched_at(&self) -> SystemTime {
+        crate::fetch::evidence::from_unix_ms(self.head.fetched_at_ms)
+    }
+
+    /// The way the stored body came: its final URL (the stored, redacted one, or `asked`
+    /// when there was no redirect) and the redirects that led there, redacted, in order.
+    /// None when the two do not agree (the redirects were not observed when it was
+    /// fetched): no route is better than a wrong one.
+    pub fn route(&self, asked: &str) -> Option<(String, Vec<String>)> {
+        let redirects = &self.head.redirects;
+        let agree = match (&self.head.final_url, redirects.last()) {
+            (None, None) => true,
+            (Some(f), Some(last)) => f == last,
+            _ => false,
+        };
+        agree.then(|| (self.final_url(asked), redirects.clone()))
     }
 
     /// The URL the body came from: the stored (redacted) final URL after redirects, or
@@ -238,6 +265,10 @@ pub struct Offer<'a> {
     pub content_type: Option<&'a str>,
     /// Redacted; None when it is the URL asked.
     pub final_url: Option<String>,
+    /// Redacted, in order.
+    pub redirects: Vec<String>,
+    /// When the response arrived.
+    pub fetched_at: SystemTime,
     pub body: &'a [u8],
     pub truncated: bool,
 }
@@ -490,6 +521,8 @@ impl HttpCache {
                 status: o.status,
                 content_type: o.content_type.map(str::to_string),
                 final_url: o.final_url,
+                redirects: o.redirects,
+                fetched_at_ms: crate::fetch::evidence::to_unix_ms(o.fetched_at),
                 etag: header("etag"),
                 last_modified: header("last-modified"),
                 no_cache: has_directive(&res.headers, "no-cache"),
@@ -769,6 +802,8 @@ mod tests {
             headers: h,
             content_type: Some("text/html"),
             final_url: None,
+            redirects: vec![],
+            fetched_at: SystemTime::now(),
             body,
             truncated: false,
         }
@@ -1012,6 +1047,47 @@ mod tests {
         assert!(decode(&bytes, "another").is_none());
         // Nor one whose parts do not add up to the length the index recorded.
         assert!(read_entry(&bytes[..], &k, usize::MAX, bytes.len() as u64 + 1).is_none());
+    }
+
+    /// An entry remembers when its body was fetched and the way it came; one written by a
+    /// vetch that did not keep the time is not served (it would be a copy whose age nobody
+    /// can state): it is a miss, fetched again and replaced.
+    #[test]
+    fn entries_keep_when_and_how_they_were_fetched_and_old_heads_are_misses() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = cache(dir.path());
+        let v = view("https://a.example/moved", &[]);
+        let (k, req) = req(&c, &v);
+        let h = headers(&[]);
+        let at = UNIX_EPOCH + Duration::from_millis(1_700_000_000_123);
+        let mut o = offer(&h, b"body");
+        o.fetched_at = at;
+        o.final_url = Some("https://b.example/here".into());
+        o.redirects = vec![
+            "https://b.example/there".into(),
+            "https://b.example/here".into(),
+        ];
+        c.store(c.offer(&k, &req, o).unwrap());
+        let Plan::Hit { stored, .. } = c.plan(&k, &req, u64::MAX) else {
+            panic!("a fresh entry is a hit")
+        };
+        assert_eq!(stored.fetched_at(), at);
+        let (final_url, redirects) = stored.route(v.url).expect("a route");
+        assert_eq!(final_url, "https://b.example/here");
+        assert_eq!(redirects.len(), 2);
+
+        // The same entry as an older vetch wrote it: no `fetched_at_ms`, no `redirects`.
+        let pending = c.offer(&k, &req, offer(&h, b"body")).unwrap();
+        let mut head = serde_json::to_value(&pending.head).unwrap();
+        let obj = head.as_object_mut().unwrap();
+        obj.remove("fetched_at_ms");
+        obj.remove("redirects");
+        let head = serde_json::to_vec(&head).unwrap();
+        let mut old = MAGIC.to_vec();
+        old.extend_from_slice(&(head.len() as u32).to_le_bytes());
+        old.extend_from_slice(&head);
+        old.extend_from_slice(b"body");
+        assert!(read_entry(&old[..], &k, usize::MAX, old.len() as u64).is_none());
     }
 
     fn files(dir: &Path) -> Vec<PathBuf> {

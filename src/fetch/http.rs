@@ -16,6 +16,7 @@ use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use reqwest::redirect;
 use tokio::time::Instant;
 
+use crate::fetch::evidence::{self, Hop, Sent, Wire};
 use crate::fetch::guard::{NetworkPolicy, Refusal};
 pub use crate::model::failure::RedirectError;
 use crate::model::failure::{FailureKind, TimeoutPhase, TransportKind};
@@ -67,6 +68,13 @@ impl From<FailureKind> for Failure {
 pub struct RedirectFailure {
     pub status: u16,
     pub error: RedirectError,
+}
+
+tokio::task_local! {
+    /// The redirects followed by the request this task is sending (see [`send_landed`]):
+    /// the redirect policy runs inside the response future, so it records each hop it lets
+    /// the client follow here, and a shared client needs no per-request state.
+    static HOPS: Arc<std::sync::Mutex<Vec<Hop>>>;
 }
 
 /// Resolves names with the system resolver and keeps only the addresses the policy allows.
@@ -146,11 +154,23 @@ pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, FailureKind
                 error: RedirectError::Refused(r),
             });
         }
+        // Recorded for the receipt's `redirects` and the WARC request record.
+        let hop = Hop {
+            status,
+            url: attempt.url().clone(),
+        };
+        let _ = HOPS.try_with(|hops| match hops.lock() {
+            Ok(mut h) => h.push(hop),
+            Err(p) => p.into_inner().push(hop),
+        });
         attempt.follow()
     });
     let mut b = reqwest::Client::builder()
         .tls_backend_preconfigured(tls_config()?)
         .redirect(redirect_policy)
+        // No `Referer` on a redirect hop: reqwest's would carry the previous URL's query
+        // (a caller's `?api_key=...`) to the next host, whoever it is.
+        .referer(false)
         .dns_resolver(Arc::new(GuardedResolver {
             policy: o.policy.clone(),
         }))
@@ -329,38 +349,47 @@ pub fn describe_error(e: &reqwest::Error) -> Failure {
     }
 }
 
-/// Send `req` and read a 2xx body up to `max_body` bytes (after decompression), all before
-/// `deadline`. `budget` is only used to word a timeout. Also returns the URL the body came
-/// from after redirects.
-pub async fn send(
-    req: reqwest::RequestBuilder,
-    deadline: Instant,
-    budget: Duration,
-    max_body: u64,
-) -> Result<(Fetched, String), Failure> {
-    send_landed(req, deadline, budget, max_body, false)
-        .await
-        .map(|l| (l.fetched, l.final_url))
-}
-
-/// A response that landed, with the headers the cache needs.
+/// A response that landed, with the headers the cache needs and what went over the wire.
 #[derive(Debug)]
 pub struct Landed {
     pub fetched: Fetched,
+    /// The URL the body came from after redirects (not redacted).
     pub final_url: String,
     pub headers: reqwest::header::HeaderMap,
+    /// The request as sent, the hops followed, and when (see [`evidence`]).
+    pub wire: Wire,
 }
 
-/// [`send`], keeping the response headers; with `not_modified_ok` a `304` (the answer to
-/// a conditional request the cache made) is a landing with an empty body, not a failure.
+/// Send `req` and read a 2xx body up to `max_body` bytes (after decompression), all before
+/// `deadline`. `budget` is only used to word a timeout; `user_agent` is the one the client
+/// would add (made explicit so the request is captured as sent). With `not_modified_ok` a
+/// `304` (the answer to a conditional request the cache made) is a landing with an empty
+/// body, not a failure.
 pub async fn send_landed(
     req: reqwest::RequestBuilder,
+    user_agent: &str,
     deadline: Instant,
     budget: Duration,
     max_body: u64,
     not_modified_ok: bool,
 ) -> Result<Landed, Failure> {
-    let mut resp = match tokio::time::timeout_at(deadline, req.send()).await {
+    let (client, built) = req.build_split();
+    let mut request = built.map_err(|e| describe_error(&e))?;
+    evidence::complete_headers(request.headers_mut(), user_agent);
+    let sent = Sent {
+        method: request.method().clone(),
+        version: request.version(),
+        url: request.url().clone(),
+        headers: request.headers().clone(),
+        body: request
+            .body()
+            .and_then(|b| b.as_bytes())
+            .map(<[u8]>::to_vec),
+    };
+    let hops = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sent_at = std::time::SystemTime::now();
+    let sending = HOPS.scope(hops.clone(), client.execute(request));
+    let mut resp = match tokio::time::timeout_at(deadline, sending).await {
         Err(_) => {
             return Err(Failure::new(FailureKind::Timeout {
                 phase: TimeoutPhase::WaitingForResponse,
@@ -369,6 +398,14 @@ pub async fn send_landed(
         }
         Ok(Err(e)) => return Err(describe_error(&e)),
         Ok(Ok(r)) => r,
+    };
+    let wire = Wire {
+        sent,
+        hops: hops.lock().ok().map(|h| h.clone()),
+        version: resp.version(),
+        remote: resp.remote_addr(),
+        sent_at,
+        received_at: std::time::SystemTime::now(),
     };
     let status = resp.status();
     let code = Some(status.as_u16());
@@ -396,6 +433,7 @@ pub async fn send_landed(
             },
             final_url: resp.url().to_string(),
             headers: resp.headers().clone(),
+            wire,
         });
     }
     if !status.is_success() {
@@ -475,6 +513,7 @@ pub async fn send_landed(
         },
         final_url,
         headers,
+        wire,
     })
 }
 

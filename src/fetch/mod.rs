@@ -1,8 +1,11 @@
 //! Getting bytes. [`guard`] decides where vetch may connect, [`http`] sends one bounded
 //! request through the guard, and [`provider`] is the list of ways an attempt can get a
-//! page (`http`, `template`, `command`). Nothing here judges content.
+//! page (`http`, `template`, `command`); [`evidence`] keeps what a used attempt's receipt
+//! and WARC records say about it (when, from where, what went over the wire). Nothing here
+//! judges content.
 
 pub mod cache;
+pub mod evidence;
 pub mod guard;
 pub mod http;
 pub mod provider;

@@ -15,8 +15,9 @@ use tokio::io::AsyncReadExt;
 use tokio::time::Instant;
 
 use crate::fetch::cache::{self, CacheNote, HttpCache, Offer, Plan, RequestView};
+use crate::fetch::evidence::{self, Captured, Provenance, Route};
 use crate::fetch::guard::NetworkPolicy;
-use crate::fetch::http::{self, ClientOptions, Failure, Fetched};
+use crate::fetch::http::{self, ClientOptions, Failure, Fetched, Landed};
 use crate::fetch::spec::{Method, ProviderDetail, ProviderKind, ProviderSpec, ResponseKind};
 use crate::model::checked_url::CheckedUrl;
 use crate::model::failure::{ExitKind, FailureKind};
@@ -40,6 +41,11 @@ pub struct Payload {
     pub unpack: Unpack,
     /// What the HTTP cache did (None when it played no part: no cache, a command, a POST).
     pub cache: Option<CacheNote>,
+    /// When the body was fetched and, for an `http` provider, the way it came (redacted).
+    pub provenance: Provenance,
+    /// What went over the network for this body; None when nothing did in this attempt (a
+    /// copy from the cache, a 304 that confirmed one) or it was no HTTP exchange (a command).
+    pub captured: Option<Captured>,
 }
 
 /// How a fetched body becomes the page's text.
@@ -295,12 +301,19 @@ impl Provider {
                     proxy: key.proxy.as_deref(),
                     policy: &clients.policy_fingerprint,
                 };
-                let (fetched, final_url, note) =
+                let got =
                     cached_get(cache, req, &view, deadline, budget, max_body, redactor).await?;
                 Ok(Payload {
-                    fetched,
-                    unpack: Unpack::Page { final_url },
-                    cache: note,
+                    fetched: got.fetched,
+                    unpack: Unpack::Page {
+                        final_url: got.final_url,
+                    },
+                    cache: got.note,
+                    provenance: Provenance {
+                        fetched_at: got.fetched_at,
+                        route: got.route,
+                    },
+                    captured: got.captured,
                 })
             }
             How::Template {
@@ -343,12 +356,20 @@ impl Provider {
                     proxy: key.proxy.as_deref(),
                     policy: &clients.policy_fingerprint,
                 };
-                let (fetched, _endpoint, note) =
+                let got =
                     cached_get(cache, req, &view, deadline, budget, max_body, redactor).await?;
                 Ok(Payload {
-                    fetched,
+                    fetched: got.fetched,
                     unpack: self.unpack_text(),
-                    cache: note,
+                    cache: got.note,
+                    // The endpoint and its redirects are the operator's configuration, which
+                    // the model-facing receipt does not show (`vetch providers` shows only its
+                    // scheme and host); the WARC records name it.
+                    provenance: Provenance {
+                        fetched_at: got.fetched_at,
+                        route: None,
+                    },
+                    captured: got.captured,
                 })
             }
             How::Command { argv, policy } => {
@@ -358,15 +379,79 @@ impl Provider {
                     fetched,
                     unpack: self.unpack_text(),
                     cache: None,
+                    // What the program followed on its way is its own.
+                    provenance: Provenance {
+                        fetched_at: std::time::SystemTime::now(),
+                        route: None,
+                    },
+                    captured: None,
                 })
             }
         }
     }
 }
 
+/// What a GET (through the cache or not) got.
+struct Got {
+    fetched: Fetched,
+    /// Where the body came from: the URL after redirects as received, or the stored
+    /// (redacted) one for a copy from the cache.
+    final_url: String,
+    /// The way it came, redacted; None when it could not be observed.
+    route: Option<Route>,
+    fetched_at: std::time::SystemTime,
+    note: Option<CacheNote>,
+    captured: Option<Captured>,
+}
+
+impl Got {
+    /// A response received now.
+    fn landed(landed: Landed, redactor: &Redactor, note: Option<CacheNote>) -> Got {
+        let route = evidence::route(&landed.wire, &landed.final_url, redactor);
+        Got {
+            fetched_at: landed.wire.received_at,
+            captured: Some(Captured {
+                status: landed.fetched.http_status.unwrap_or(0),
+                headers: landed.headers,
+                final_url: landed.final_url.clone(),
+                wire: landed.wire,
+            }),
+            fetched: landed.fetched,
+            final_url: landed.final_url,
+            route,
+            note,
+        }
+    }
+
+    /// A stored copy: when it was fetched and the way it came, as stored.
+    fn stored(
+        stored: cache::Stored,
+        asked: &str,
+        redactor: &Redactor,
+        note: Option<CacheNote>,
+    ) -> Got {
+        let final_url = stored.final_url(asked);
+        Got {
+            route: stored.route(asked).map(|(url, redirects)| Route {
+                final_url: redactor.redact_url(&url),
+                redirects,
+            }),
+            fetched_at: stored.fetched_at(),
+            fetched: Fetched {
+                http_status: Some(stored.status()),
+                content_type: stored.content_type().map(str::to_string),
+                truncated: stored.truncated(),
+                body: stored.body,
+            },
+            final_url,
+            note,
+            captured: None,
+        }
+    }
+}
+
 /// A GET through the cache: served from it, revalidated, or fetched and offered for
-/// storing (stored by the engine once the content is judged usable). Returns the body, the
-/// URL it came from and what the cache did.
+/// storing (stored by the engine once the content is judged usable).
 async fn cached_get(
     cache: Option<&Arc<HttpCache>>,
     req: reqwest::RequestBuilder,
@@ -375,16 +460,17 @@ async fn cached_get(
     budget: Duration,
     max_body: u64,
     redactor: &Redactor,
-) -> Result<(Fetched, String, Option<CacheNote>), Failure> {
+) -> Result<Got, Failure> {
     use crate::model::receipt::{CacheReport, CacheStatus};
+    let ua = view.user_agent;
     let Some(cache) = cache else {
-        let (fetched, final_url) = http::send(req, deadline, budget, max_body).await?;
-        return Ok((fetched, final_url, None));
+        let landed = http::send_landed(req, ua, deadline, budget, max_body, false).await?;
+        return Ok(Got::landed(landed, redactor, None));
     };
     // `--no-cache`, or a cache directory refused as not this user's alone.
     let Some((key, preq)) = cache.request(view) else {
-        let (fetched, final_url) = http::send(req, deadline, budget, max_body).await?;
-        return Ok((fetched, final_url, Some(CacheNote::bypass())));
+        let landed = http::send_landed(req, ua, deadline, budget, max_body, false).await?;
+        return Ok(Got::landed(landed, redactor, Some(CacheNote::bypass())));
     };
     let plan = {
         let (c, k, r) = (cache.clone(), key.clone(), preq.clone());
@@ -398,23 +484,13 @@ async fn cached_get(
             pending,
         })
     };
-    // A stored body longer than this run's cap comes cut at the cap, as a fresh one would.
-    let served = |stored: cache::Stored| Fetched {
-        http_status: Some(stored.status()),
-        content_type: stored.content_type().map(str::to_string),
-        truncated: stored.truncated(),
-        body: stored.body,
-    };
     // The request without conditions, kept for a 304 that does not match the stored copy.
     let plain = req.try_clone();
     let (req, stored) = match plan {
+        // A stored body longer than this run's cap comes cut at the cap, as a fresh one would.
         Plan::Hit { stored, age } => {
-            let url = stored.final_url(view.url);
-            return Ok((
-                served(stored),
-                url,
-                note(CacheStatus::Hit, age.as_secs(), None),
-            ));
+            let note = note(CacheStatus::Hit, age.as_secs(), None);
+            return Ok(Got::stored(stored, view.url, redactor, note));
         }
         Plan::Revalidate {
             stored,
@@ -428,15 +504,12 @@ async fn cached_get(
         }
         Plan::Miss => (req, None),
     };
-    let mut landed = http::send_landed(req, deadline, budget, max_body, stored.is_some()).await?;
+    let mut landed =
+        http::send_landed(req, ua, deadline, budget, max_body, stored.is_some()).await?;
     if let (Some(stored), Some(304)) = (stored, landed.fetched.http_status) {
         if let Some((stored, pending)) = cache.not_modified(&key, &preq, stored, &landed.headers) {
-            let url = stored.final_url(view.url);
-            return Ok((
-                served(stored),
-                url,
-                note(CacheStatus::Revalidated, 0, pending),
-            ));
+            let note = note(CacheStatus::Revalidated, 0, pending);
+            return Ok(Got::stored(stored, view.url, redactor, note));
         }
         // Not the stored copy's 304: ask again without conditions.
         let Some(plain) = plain else {
@@ -449,27 +522,35 @@ async fn cached_get(
                 http_status: Some(304),
             });
         };
-        landed = http::send_landed(plain, deadline, budget, max_body, false).await?;
+        landed = http::send_landed(plain, ua, deadline, budget, max_body, false).await?;
     }
-    let f = &landed.fetched;
-    let final_url = (landed.final_url != view.url).then(|| redactor.redact_url(&landed.final_url));
+    let got = Got::landed(landed, redactor, None);
+    let f = &got.fetched;
+    let final_url = (got.final_url != view.url).then(|| redactor.redact_url(&got.final_url));
+    let headers = got.captured.as_ref().map(|c| &c.headers);
+    let empty = reqwest::header::HeaderMap::new();
     let pending = cache.offer(
         &key,
         &preq,
         Offer {
             status: f.http_status.unwrap_or(0),
-            headers: &landed.headers,
+            headers: headers.unwrap_or(&empty),
             content_type: f.content_type.as_deref(),
             final_url,
+            redirects: got
+                .route
+                .as_ref()
+                .map(|r| r.redirects.clone())
+                .unwrap_or_default(),
+            fetched_at: got.fetched_at,
             body: &f.body,
             truncated: f.truncated,
         },
     );
-    Ok((
-        landed.fetched,
-        landed.final_url,
-        note(CacheStatus::Miss, 0, pending),
-    ))
+    Ok(Got {
+        note: note(CacheStatus::Miss, 0, pending),
+        ..got
+    })
 }
 
 /// The URL a command provider is given, and the guard it passes first: `{url}` is the URL as vetch parsed and checked it (its serialized form),

@@ -13,6 +13,7 @@ use crate::frontends::cli::{
 };
 use crate::frontends::exit::{self, AppError, Done};
 use crate::frontends::output::{Layout, Printer};
+use crate::frontends::warc::WarcFile;
 use crate::lookup::{failure_line, Engine};
 use crate::model::input::{complete_scheme, parse_tool_request, Envelope, ToolInput};
 use crate::redact::Redactor;
@@ -165,10 +166,14 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<Done, AppError> {
         Command::Batch(b) => {
             let s = settings(&g, &b.providers, b.extract, &b.run)?;
             let printer = Printer::new(s.redactor().clone(), Layout::Compact);
+            let warc = open_warc(&b.run, "batch")?;
             let stop = crate::lookup::Stop::default();
-            let engine = engine(s, &printer)
+            let mut engine = engine(s, &printer)
                 .with_cpu_slots(cores())
                 .with_stop(stop.clone());
+            if warc.is_some() {
+                engine = engine.with_evidence();
+            }
             crate::redact::compile_all_shapes();
             let rt = runtime()?;
             let opts = batch_options(&g, &b);
@@ -178,6 +183,7 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<Done, AppError> {
                 &b.file,
                 opts,
                 printer,
+                warc,
             ));
             // After Ctrl-C a blocking read of stdin may still be pending: do not wait for it.
             rt.shutdown_background();
@@ -229,6 +235,16 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<Done, AppError> {
         }
         Command::Man { subcommand, dir } => man(subcommand.as_deref(), dir.as_deref(), &plain()),
     }
+}
+
+/// `--warc FILE`, opened (and its `warcinfo` record written) before anything is looked up:
+/// a file that cannot be opened is the operator's error (exit 2).
+fn open_warc(run: &RunArgs, command: &str) -> Result<Option<WarcFile>, AppError> {
+    run.warc
+        .as_deref()
+        .map(|p| WarcFile::open(p, command))
+        .transpose()
+        .map_err(AppError::Usage)
 }
 
 fn batch_options(g: &GlobalArgs, b: &BatchArgs) -> crate::frontends::batch::BatchOptions {
@@ -292,9 +308,19 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<Done, AppErro
     let start_index = s.request(&input).start_index;
     let max_body = s.max_body_bytes();
     let hint = private_hint(&s, &input.url);
-    let engine = engine(s, &printer);
+    let mut warc = open_warc(&a.run, "lookup")?;
+    let mut engine = engine(s, &printer);
+    if warc.is_some() {
+        engine = engine.with_evidence();
+    }
     let rt = single_runtime()?;
-    let result = rt.block_on(engine.lookup(&input));
+    let mut result = rt.block_on(engine.lookup(&input));
+    if let (Some(w), Some(ev)) = (warc.as_mut(), result.evidence.take()) {
+        match crate::frontends::warc::write_evidence(w, &ev, printer.redactor()) {
+            Ok(id) => result.receipt.warc_record_id = id,
+            Err(line) => printer.diag(&line),
+        }
+    }
     let ok = result.receipt.ok;
     let refused = !ok
         && ((hint

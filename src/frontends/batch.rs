@@ -4,7 +4,9 @@
 //! result for that line and the batch goes on. In-flight lookups are bounded by
 //! `--concurrency` (a semaphore taken before a line's task is spawned) and by `--per-host`
 //! (one semaphore per host). Workers never print: the writer awaits the tasks in input
-//! order, so results waiting for an earlier line are bounded by the concurrency too.
+//! order, so results waiting for an earlier line are bounded by the concurrency too. With
+//! `--warc`, each task encodes its lookup's records (on a blocking thread) and the writer
+//! appends them to the one file in input order, before the line that names them.
 //! Ctrl-C stops dispatching and, after a short grace, the lookups in flight; a second one
 //! exits at once (see [`run`]).
 
@@ -19,6 +21,7 @@ use tokio::task::JoinHandle;
 
 use crate::frontends::exit::{AppError, Done};
 use crate::frontends::output::Printer;
+use crate::frontends::warc::{encode_pair, Encoded, WarcFile};
 use crate::lookup::{Engine, Stop};
 use crate::model::input::{parse_request, InputError, Request, ToolInput};
 use crate::model::receipt::ToolResult;
@@ -246,6 +249,7 @@ pub async fn run(
     file: &str,
     opts: BatchOptions,
     printer: Printer,
+    warc: Option<WarcFile>,
 ) -> Result<BatchReport, AppError> {
     let mut interrupts = Interrupts::new();
     let reader: Box<dyn AsyncRead + Unpin + Send> = if file == "-" {
@@ -269,7 +273,12 @@ pub async fn run(
     let per_host = opts.per_host.max(1);
     let global = Arc::new(Semaphore::new(concurrency));
     let hosts = Arc::new(Hosts::default());
-    let (tx, mut rx) = mpsc::channel::<JoinHandle<ToolResult>>(concurrency);
+    let (tx, mut rx) = mpsc::channel::<JoinHandle<(ToolResult, Option<Encoded>)>>(concurrency);
+    // What a task needs to encode its records: the run's warcinfo id and the redactor.
+    let warc_ctx = warc
+        .as_ref()
+        .map(|w| Arc::new((w.warcinfo_id().to_string(), printer.redactor().clone())));
+    let warc = warc.map(|w| Arc::new(Mutex::new(w)));
 
     let started = Instant::now();
     let writer_bar = bar.clone();
@@ -280,14 +289,43 @@ pub async fn run(
         let mut closed = false;
         while let Some(handle) = rx.recv().await {
             // One result per input line, always: a task that died still gets its line.
-            let result = match handle.await {
+            let (mut result, pair) = match handle.await {
                 Ok(r) => r,
-                Err(_) => ToolResult::new(
-                    crate::model::receipt::Receipt::start(String::new(), 0, 0).failed_internally(),
-                    "internal error: this lookup was aborted".into(),
+                Err(_) => (
+                    ToolResult::new(
+                        crate::model::receipt::Receipt::start(String::new(), 0, 0)
+                            .failed_internally(),
+                        "internal error: this lookup was aborted".into(),
+                        None,
+                    ),
                     None,
                 ),
             };
+            // The records first, in input order, on a blocking thread like the line; the
+            // line names them only once they are written.
+            if let (Some(w), Some(pair)) = (&warc, pair) {
+                let w = w.clone();
+                let appended = tokio::task::spawn_blocking(move || {
+                    let mut w = match w.lock() {
+                        Ok(g) => g,
+                        Err(p) => p.into_inner(),
+                    };
+                    w.append(&pair).map(|done| done.then_some(pair.response_id))
+                })
+                .await
+                .unwrap_or(Ok(None));
+                match appended {
+                    Ok(id) => {
+                        if let Some(r) = result.receipt_mut() {
+                            r.warc_record_id = id;
+                        }
+                    }
+                    Err(line) => match &writer_bar {
+                        Some(b) => b.suspend(|| printer.diag(&line)),
+                        None => printer.diag(&line),
+                    },
+                }
+            }
             if result.is_success() {
                 ok += 1;
             } else {
@@ -351,20 +389,32 @@ pub async fn run(
         };
         let engine = engine.clone();
         let hosts = hosts.clone();
+        let warc_ctx = warc_ctx.clone();
         let handle = tokio::spawn(async move {
             let _permit = permit;
-            match host_key(&request) {
+            let (result, evidence) = match host_key(&request) {
                 Some(key) => {
                     let sem = hosts.get(&key, per_host);
                     let result = match sem.clone().acquire_owned().await {
-                        Ok(_host_permit) => engine.answer(request).await,
-                        Err(_) => engine.answer(request).await,
+                        Ok(_host_permit) => engine.answer_with_evidence(request).await,
+                        Err(_) => engine.answer_with_evidence(request).await,
                     };
                     hosts.release(&key, sem);
                     result
                 }
-                None => engine.answer(request).await,
-            }
+                None => engine.answer_with_evidence(request).await,
+            };
+            // Compressing a body is CPU work: off the async workers, under this line's
+            // permit (so at most `--concurrency` bodies are held at once).
+            let pair = match (evidence, warc_ctx) {
+                (Some(ev), Some(ctx)) => {
+                    tokio::task::spawn_blocking(move || encode_pair(&ev, &ctx.0, &ctx.1))
+                        .await
+                        .ok()
+                }
+                _ => None,
+            };
+            (result, pair)
         });
         if tx.send(handle).await.is_err() {
             break;

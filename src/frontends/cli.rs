@@ -249,6 +249,10 @@ pub struct RunArgs {
     /// Use a cached copy only if it is at most SECS old, else revalidate (0: always ask)
     #[arg(long, value_name = "SECS")]
     pub max_age: Option<u64>,
+    /// Append WARC 1.1 records of what was received to FILE (created 0600): page content as
+    /// received, the request side redacted
+    #[arg(long, value_name = "FILE")]
+    pub warc: Option<std::path::PathBuf>,
 }
 
 // The vocabulary types are plain data in `model`; how the command line spells them lives
@@ -631,6 +635,7 @@ mod tests {
             user_agent: Some("me/1".into()),
             no_cache: false,
             max_age: Some(60),
+            warc: Some("run.warc.gz".into()),
         };
         let flags = [
             "-H",
@@ -645,6 +650,8 @@ mod tests {
             "me/1",
             "--max-age",
             "60",
+            "--warc",
+            "run.warc.gz",
         ];
         assert_eq!(lookup_of(&flags).run, run);
         assert_eq!(batch_of(&flags).run, run);

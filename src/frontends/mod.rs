@@ -10,3 +10,4 @@ pub mod exit;
 pub mod mcp;
 pub mod output;
 pub mod providers;
+pub mod warc;

@@ -254,6 +254,16 @@ pub fn human(
         }
         out.push('\n');
     }
+    if let Some(at) = &r.fetched_at {
+        out.push_str(&format!("fetched: {}", field(at)));
+        if let Some(f) = r.final_url.as_deref().filter(|f| *f != r.url) {
+            out.push_str(&format!(" from {}", field(f)));
+        }
+        out.push('\n');
+    }
+    if let Some(id) = &r.warc_record_id {
+        out.push_str(&format!("warc: {}\n", field(id)));
+    }
     if !r.attempts_log.is_empty() {
         let rows: Vec<[String; 6]> = r
             .attempts_log

@@ -12,9 +12,12 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 use tokio::time::Instant;
 
+mod evidence;
+
 use crate::content::decode::{decode_body, DecodeError};
 use crate::content::extract::{extract_redacted, looks_like_html};
 use crate::fetch::cache::HttpCache;
+use crate::fetch::evidence::{Evidence, Exchange, Provenance};
 use crate::fetch::http::{Failure, Fetched};
 use crate::fetch::provider::{Payload, Provider, Unpack};
 use crate::fetch::spec::Readiness;
@@ -91,6 +94,8 @@ pub struct Engine {
     cpu_slots: Option<Arc<tokio::sync::Semaphore>>,
     /// When set and fired, lookups end early (see [`Stop`]).
     stop: Option<Stop>,
+    /// Keep the [`Evidence`] of the attempt that was used (see [`Engine::with_evidence`]).
+    evidence: bool,
 }
 
 /// What a lookup produced: the receipt and the text for `content[1]`.
@@ -109,6 +114,10 @@ pub struct Lookup {
     /// A template provider whose own endpoint the guard refused as a local address, and
     /// that host: `allow_private_hosts` is the narrow fix, for the operator's hint.
     pub local_endpoint: Option<(String, String)>,
+    /// What went over the network for the attempt that was used, when the engine keeps
+    /// evidence and the body was received in this lookup (not from the cache, not from a
+    /// command). For a WARC writer; never part of what the model sees.
+    pub evidence: Option<Evidence>,
 }
 
 impl Lookup {
@@ -125,6 +134,30 @@ struct Content {
     http_status: Option<u16>,
     /// What the cache did for this attempt (None when it played no part).
     cache: Option<CacheReport>,
+    /// Hex SHA-256 of the body as received (before charset decoding).
+    body_sha256: String,
+    /// When and by which way the body came (set by the attempt loop).
+    provenance: Option<Provenance>,
+    /// The body itself, handed back by the job when evidence is kept (no copy is made).
+    body: Option<Vec<u8>>,
+    evidence: Option<Evidence>,
+}
+
+impl Content {
+    /// With what the attempt loop knows of where it came from: its provenance, and its
+    /// evidence (the exchange, and the body the job handed back; `cut`: the body was cut at
+    /// the cap).
+    fn sourced(mut self, provenance: Provenance, exchange: Option<Exchange>, cut: bool) -> Content {
+        self.provenance = Some(provenance);
+        self.evidence = exchange
+            .zip(self.body.take())
+            .map(|(exchange, body)| Evidence {
+                exchange,
+                body,
+                truncated: cut,
+            });
+        self
+    }
 }
 
 fn millis(d: Duration) -> u64 {
@@ -168,7 +201,16 @@ impl Engine {
             cache: None,
             cpu_slots: None,
             stop: None,
+            evidence: false,
         }
+    }
+
+    /// Keep the evidence of each lookup's used attempt (the exchange, redacted, and the
+    /// body, handed back by the job) in [`Lookup::evidence`], for `--warc`. Off by default:
+    /// the body then outlives the lookup, and each attempt's headers are redacted once more.
+    pub fn with_evidence(mut self) -> Engine {
+        self.evidence = true;
+        self
     }
 
     /// Serve and store GETs of http and template providers through `cache`.
@@ -237,18 +279,23 @@ impl Engine {
 
     /// Answer one caller request (bare input or ToolUse) with a tool result.
     pub async fn answer(&self, request: Request) -> ToolResult {
-        match request.input {
-            Ok(input) => self
-                .lookup(&input)
-                .await
-                .into_tool_result(request.tool_use_id),
+        self.answer_with_evidence(request).await.0
+    }
+
+    /// [`Engine::answer`], and the evidence of the attempt that was used (see
+    /// [`Lookup::evidence`]).
+    pub async fn answer_with_evidence(&self, request: Request) -> (ToolResult, Option<Evidence>) {
+        let lookup = match request.input {
+            Ok(input) => self.lookup(&input).await,
             Err(e) => {
                 // No request could be formed: report the ceiling the defaults give.
                 let max = self.settings.request(&ToolInput::default()).max_attempts;
                 self.invalid(None, &e.message, Instant::now(), max)
-                    .into_tool_result(request.tool_use_id)
             }
-        }
+        };
+        let mut lookup = lookup;
+        let evidence = lookup.evidence.take();
+        (lookup.into_tool_result(request.tool_use_id), evidence)
     }
 
     /// A refusal before any attempt (`invalid_input`).
@@ -270,6 +317,7 @@ impl Engine {
             refused_private: false,
             too_short: None,
             local_endpoint: None,
+            evidence: None,
         }
     }
 
@@ -371,6 +419,9 @@ impl Engine {
                     // Processing is bounded by the same deadline as the fetch.
                     let status = payload.fetched.http_status;
                     let note = payload.cache.take();
+                    let provenance = payload.provenance.clone();
+                    let exchange = evidence::exchange(&payload, &redactor, self.evidence);
+                    let cut = payload.fetched.truncated;
                     let work = self.until_stopped(
                         self.process(payload, &req, fetch_url, redactor.clone()),
                         status,
@@ -385,6 +436,7 @@ impl Engine {
                             http_status: status,
                         }),
                     };
+                    let result = result.map(|c| c.sourced(provenance, exchange, cut));
                     match note {
                         None => result,
                         Some(note) => {
@@ -455,6 +507,7 @@ impl Engine {
 
         let attempts = log.len() as u32;
         let r = &redactor;
+        let mut found_evidence = None;
         let mut receipt = Receipt::start(
             strip_controls(&r.redact_url(&req.url)).into_owned(),
             req.max_attempts,
@@ -477,6 +530,8 @@ impl Engine {
                 receipt.title = content.title;
                 receipt.truncated = content.truncated;
                 receipt.cache = content.cache;
+                evidence::fill(&mut receipt, content.provenance, content.body_sha256);
+                found_evidence = content.evidence;
                 win.to_string()
             }
             None => {
@@ -506,6 +561,7 @@ impl Engine {
             refused_private,
             too_short,
             local_endpoint,
+            evidence: found_evidence,
         }
     }
 
@@ -574,6 +630,7 @@ impl Engine {
         redactor: Arc<Redactor>,
     ) -> Result<Content, Failure> {
         let job = Job {
+            keep_body: self.evidence && payload.captured.is_some(),
             fetched: payload.fetched,
             unpack: payload.unpack,
             mode: self.settings.extract(),
@@ -619,6 +676,8 @@ impl Drop for CancelOnDrop {
 }
 
 struct Job {
+    /// Hand the body back in [`Content::body`] (for the evidence of a WARC record).
+    keep_body: bool,
     fetched: Fetched,
     unpack: Unpack,
     mode: ExtractMode,
@@ -745,6 +804,10 @@ impl Job {
             truncated: self.fetched.truncated,
             http_status: status,
             cache: None,
+            body_sha256: evidence::body_sha256(&self.fetched.body),
+            provenance: None,
+            body: self.keep_body.then_some(self.fetched.body),
+            evidence: None,
         })
     }
 }
@@ -818,6 +881,10 @@ impl Job {
             truncated: self.fetched.truncated || doc.truncated,
             http_status: status,
             cache: None,
+            body_sha256: evidence::body_sha256(&self.fetched.body),
+            provenance: None,
+            body: self.keep_body.then_some(self.fetched.body),
+            evidence: None,
         })
     }
 }

@@ -96,6 +96,31 @@ pub struct Receipt {
     /// attempt was used).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache: Option<CacheReport>,
+    /// Optional (evidence): when the response whose body was used arrived, RFC 3339 UTC to
+    /// the second; for a copy served from the HTTP cache (a hit, or one revalidated with a
+    /// 304), when that stored copy was fetched. Absent on failure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fetched_at: Option<String>,
+    /// Optional (evidence): the URL whose response was used, after redirects, redacted.
+    /// Only for `http` providers (a template's endpoint is the operator's, a command's
+    /// route is the program's); absent on failure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_url: Option<String>,
+    /// Optional (evidence): the URLs the redirects led to, in order, each redacted (the last
+    /// is `final_url`); empty when there was none. Present exactly when `final_url` is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redirects: Option<Vec<String>>,
+    /// Optional (evidence): lowercase hex SHA-256 of the body as received, after
+    /// Content-Encoding and chunking were undone and before charset decoding and
+    /// extraction (of stdout for a `command` provider; of the prefix kept when the body was
+    /// cut at the cap). Absent on failure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_sha256: Option<String>,
+    /// Optional (evidence): the `WARC-Record-ID` of the response record written for this
+    /// attempt by `--warc`; absent without `--warc`, for a copy from the cache and for a
+    /// `command` provider (nothing was received over the network).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warc_record_id: Option<String>,
 }
 
 /// How one attempt used the private HTTP cache.
@@ -153,6 +178,11 @@ impl Receipt {
             title: None,
             truncated: false,
             cache: None,
+            fetched_at: None,
+            final_url: None,
+            redirects: None,
+            body_sha256: None,
+            warc_record_id: None,
         }
     }
 }
@@ -205,6 +235,15 @@ impl ToolResult {
     /// The receipt in block 0.
     pub fn receipt(&self) -> Option<&Receipt> {
         match self.content.first() {
+            Some(ContentBlock::Json(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The receipt in block 0, to fill in what only the front end knows (the WARC record
+    /// it wrote).
+    pub fn receipt_mut(&mut self) -> Option<&mut Receipt> {
+        match self.content.first_mut() {
             Some(ContentBlock::Json(r)) => Some(r),
             _ => None,
         }
@@ -290,6 +329,51 @@ mod tests {
             ]
         );
         assert_eq!(v["failure_reason"], "all_providers_failed");
+    }
+
+    /// The optional fields follow the fifteen, in DESIGN's order, and only when set: a
+    /// receipt without them is byte for byte what it was before they existed.
+    #[test]
+    fn optional_fields_follow_the_core_in_order() {
+        let mut r = receipt(true);
+        let bare = serde_json::to_value(&r).unwrap();
+        assert_eq!(bare.as_object().unwrap().len(), 15);
+        r.title = Some("T".into());
+        r.truncated = true;
+        r.cache = Some(CacheReport {
+            status: CacheStatus::Miss,
+            age_secs: 0,
+        });
+        r.fetched_at = Some("2024-05-01T12:00:00Z".into());
+        r.final_url = Some("https://example.com/".into());
+        r.redirects = Some(vec![]);
+        r.body_sha256 = Some("0".repeat(64));
+        r.warc_record_id = Some("<urn:uuid:00000000-0000-4000-8000-000000000000>".into());
+        let v = serde_json::to_value(&r).unwrap();
+        let keys: Vec<_> = v.as_object().unwrap().keys().cloned().collect();
+        assert_eq!(
+            keys[15..],
+            [
+                "title",
+                "truncated",
+                "cache",
+                "fetched_at",
+                "final_url",
+                "redirects",
+                "body_sha256",
+                "warc_record_id"
+            ]
+        );
+        assert_eq!(
+            keys[..15],
+            bare.as_object()
+                .unwrap()
+                .keys()
+                .cloned()
+                .collect::<Vec<_>>()[..]
+        );
+        let back: Receipt = serde_json::from_value(v).unwrap();
+        assert_eq!(back, r);
     }
 
     #[test]

@@ -556,6 +556,40 @@ async fn relative_links_resolve_against_the_final_url() {
     assert!(out.text.contains(&want), "{}", out.text);
 }
 
+/// A redirect hop carries no `Referer`: reqwest's would hand the previous URL, with a
+/// caller's key in its query, to whichever host the redirect names.
+#[tokio::test]
+async fn a_redirect_to_another_host_is_sent_no_referer() {
+    let first = MockServer::start().await;
+    let second = MockServer::start().await;
+    Mock::given(path("/from"))
+        .respond_with(
+            ResponseTemplate::new(302).insert_header("Location", format!("{}/to", second.uri())),
+        )
+        .expect(1)
+        .mount(&first)
+        .await;
+    Mock::given(path("/to"))
+        .respond_with(html(article("Landed")))
+        .expect(1)
+        .mount(&second)
+        .await;
+    let out = engine(&http_providers(&["direct"]))
+        .lookup(&input(&format!(
+            "{}/from?api_key=k3y-0f-the-caller-1234567890",
+            first.uri()
+        )))
+        .await;
+    assert!(out.receipt.ok, "{:?}", out.receipt);
+    let seen = second.received_requests().await.unwrap_or_default();
+    assert_eq!(seen.len(), 1);
+    assert!(
+        !seen[0].headers.contains_key("referer"),
+        "{:?}",
+        seen[0].headers
+    );
+}
+
 /// With one CPU slot (a batch on one core), concurrent lookups take turns processing and
 /// each still gets its own page, whole.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
