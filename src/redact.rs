@@ -73,9 +73,10 @@ pub struct Redactor {
     patterns: Vec<String>,
     /// Number of distinct secrets registered (for `Debug`).
     secrets: usize,
-    /// Leftmost-longest matcher over `patterns`, rebuilt by `add_secret`. `None` while no
-    /// secret is registered (or if building failed, in which case a slow fallback runs).
-    matcher: Option<Arc<AhoCorasick>>,
+    /// Leftmost-longest matcher over `patterns`, built on first use after `add_secret`
+    /// (so that registering many secrets builds it once). `None` inside while no secret is
+    /// registered (or if building failed, in which case a slow fallback runs).
+    matcher: std::sync::OnceLock<Option<Arc<AhoCorasick>>>,
     /// Operator rules (`[redaction] extra_rules`), applied after the built-in families.
     rules: Arc<Vec<ExtraRule>>,
 }
@@ -126,12 +127,24 @@ impl Redactor {
         }
         if added {
             self.secrets += 1;
-            self.matcher = AhoCorasick::builder()
-                .match_kind(MatchKind::LeftmostLongest)
-                .build(&self.patterns)
-                .ok()
-                .map(Arc::new);
+            self.matcher = std::sync::OnceLock::new();
         }
+    }
+
+    /// The literal matcher, built the first time it is needed after a change.
+    fn matcher(&self) -> Option<&AhoCorasick> {
+        self.matcher
+            .get_or_init(|| {
+                if self.patterns.is_empty() {
+                    return None;
+                }
+                AhoCorasick::builder()
+                    .match_kind(MatchKind::LeftmostLongest)
+                    .build(&self.patterns)
+                    .ok()
+                    .map(Arc::new)
+            })
+            .as_deref()
     }
 
     /// Add operator rules (see [`parse_gitleaks_rules`]); they apply wherever the built-in
@@ -147,6 +160,8 @@ impl Redactor {
     /// so that a key the caller put in the URL is scrubbed in every encoding a provider may
     /// echo it back in, not only where its parameter name is still visible.
     pub fn with_url_secrets(&self, url: &str) -> Redactor {
+        // Build the matcher before copying, so that every copy shares it.
+        let _ = self.matcher();
         let mut r = self.clone();
         if let Ok(u) = url::Url::parse(url) {
             if let Some(p) = u.password() {
@@ -355,7 +370,7 @@ impl Redactor {
             let _ = sweep(
                 &view.text,
                 TEXT_MARKER,
-                self.matcher.as_deref(),
+                self.matcher(),
                 None,
                 Some(&mut spans),
             );
@@ -428,7 +443,7 @@ impl Redactor {
     }
 
     fn scan_shapes<'t>(&self, text: &'t str, marker: &str) -> Cow<'t, str> {
-        if self.matcher.is_none() && !self.patterns.is_empty() {
+        if self.matcher().is_none() && !self.patterns.is_empty() {
             // The matcher failed to build (never seen in practice): slow but safe.
             let mut lit = text.to_string();
             for p in &self.patterns {
@@ -438,7 +453,7 @@ impl Redactor {
             }
             return Cow::Owned(scan(&lit, marker, None).into_owned());
         }
-        scan(text, marker, self.matcher.as_deref())
+        scan(text, marker, self.matcher())
     }
 }
 
@@ -3941,7 +3956,7 @@ mod tests {
         fn assert_send_sync<T: Send + Sync + Clone + Default>() {}
         assert_send_sync::<Redactor>();
         let r = Redactor::new();
-        assert!(r.patterns.is_empty() && r.matcher.is_none());
+        assert!(r.patterns.is_empty() && r.matcher.get().is_none());
     }
 
     #[test]
