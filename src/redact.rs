@@ -44,6 +44,7 @@ use regex::{Regex, RegexBuilder};
 pub mod controls;
 mod escapes;
 mod rules;
+pub mod unseen;
 
 pub use rules::{parse_gitleaks_rules, ExtraRule, RuleError};
 

@@ -12,10 +12,11 @@
 //! - every attribute value the writers can print ([`PRINTED_ATTRS`]): link targets and
 //!   image sources (as URLs), tooltips and alt text (as text).
 //!
-//! Control characters and terminal escape sequences are removed from the same text
-//! ([`strip_controls`]): the writers drop a bare ESC but keep the rest of its sequence
-//! (`[2J`, `]52;c;…`), so it is done here, where the sequence is still whole (entities
-//! such as `&#27;` are decoded by then too).
+//! Control characters and terminal escape sequences (and tag and bidi control characters)
+//! are removed from the same text first ([`strip_controls`]): the writers drop a bare ESC
+//! but keep the rest of its sequence (`[2J`, `]52;c;…`), so it is done here, where the
+//! sequence is still whole (entities such as `&#27;` are decoded by then too), and before
+//! redaction, so that no removal can join a token after it was judged.
 //!
 //! What this module must never do: change a page that holds no secret (the redactor keeps
 //! benign text byte for byte, and unchanged runs are not written back), recurse (the walk
@@ -114,12 +115,12 @@ fn redact_attrs(node: &NodeRef, redactor: &Redactor) {
         let Some(value) = node.attr(name) else {
             continue;
         };
+        let value_clean = strip_controls(&value);
         let redacted = if URL_ATTRS.contains(name) {
-            redactor.redact_url(&value)
+            redactor.redact_url(&value_clean)
         } else {
-            redactor.redact_text(&value)
+            redactor.redact_text(&value_clean)
         };
-        let redacted = strip_controls(&redacted).into_owned();
         if redacted != *value {
             node.set_attr(name, &redacted);
         }
@@ -163,14 +164,13 @@ fn redact_run(run: &[NodeRef], redactor: &Redactor) {
     }
 }
 
-/// `text` redacted, without control characters; borrowed when that changes nothing.
+/// `text` without control characters (and tag and bidi characters), then redacted (so
+/// that removing them cannot join a token after it was judged); borrowed when that
+/// changes nothing.
 fn clean<'t>(redactor: &Redactor, text: &'t str) -> Cow<'t, str> {
-    match redactor.redact_text_cow(text) {
-        Cow::Borrowed(same) => strip_controls(same),
-        Cow::Owned(redacted) => match strip_controls(&redacted) {
-            Cow::Borrowed(_) => Cow::Owned(redacted),
-            Cow::Owned(stripped) => Cow::Owned(stripped),
-        },
+    match strip_controls(text) {
+        Cow::Borrowed(same) => redactor.redact_text_cow(same),
+        Cow::Owned(stripped) => Cow::Owned(redactor.redact_text_cow(&stripped).into_owned()),
     }
 }
 

@@ -411,7 +411,7 @@ pub fn call_tool_result(
         CallToolResult::structured_error(structured)
     };
     out.content.push(ContentBlock::text(
-        strip_controls(&redactor.redact_text(result.text())).into_owned(),
+        redactor.redact_text(&strip_controls(result.text())),
     ));
     Ok(out)
 }
@@ -441,7 +441,7 @@ impl Server {
         };
         if name != spec::TOOL_NAME {
             let name = clip_chars(
-                &strip_controls(&self.printer.redactor().redact_text(name)),
+                &self.printer.redactor().redact_text(&strip_controls(name)),
                 MAX_ECHO_CHARS,
             );
             return Err(ErrorData::invalid_params(
@@ -517,7 +517,7 @@ impl ServerHandler for Server {
                 format!(
                     "method not found: {}",
                     clip_chars(
-                        &strip_controls(&self.printer.redactor().redact_text(&request.method)),
+                        &self.printer.redactor().redact_text(&strip_controls(&request.method)),
                         MAX_ECHO_CHARS
                     )
                 ),

@@ -170,9 +170,9 @@ impl Engine {
     /// A refusal before any attempt (`invalid_input`).
     fn invalid(&self, url: Option<&str>, why: &str, start: Instant, max_attempts: u32) -> Lookup {
         let r = self.redactor();
-        let detail = clip_chars(&strip_controls(&r.redact_text(why)), 300);
+        let detail = clip_chars(&r.redact_text(&strip_controls(why)), 300);
         let mut receipt = Receipt::start(
-            url.map(|u| strip_controls(&r.redact_url(u)).into_owned())
+            url.map(|u| r.redact_url(&strip_controls(u)))
                 .unwrap_or_default(),
             max_attempts,
             self.providers.len() as u32,
@@ -312,7 +312,7 @@ impl Engine {
                 Err(f) => (f.outcome(), f.http_status, f.kind.to_string()),
             };
             let detail = clip_chars(
-                &strip_controls(&redactor.redact_text(&detail)),
+                &redactor.redact_text(&strip_controls(&detail)),
                 MAX_DETAIL_CHARS,
             );
             self.say(&format!(
@@ -338,7 +338,7 @@ impl Engine {
         let attempts = log.len() as u32;
         let r = &redactor;
         let mut receipt = Receipt::start(
-            strip_controls(&r.redact_url(&req.url)).into_owned(),
+            r.redact_url(&strip_controls(&req.url)),
             req.max_attempts,
             self.providers.len() as u32,
         );
@@ -569,14 +569,16 @@ impl Job {
             return Err(fail(FailureKind::Cancelled));
         }
         let seen = extracted.visible;
-        let mut text = final_redaction(&self.redactor, extracted.text, kind);
+        // Controls, tag characters and bidi controls go before the last redaction, so that
+        // removing them can never join the halves of a token after it was judged.
+        let text = owned_unless_changed(extracted.text, strip_controls);
+        let mut text = final_redaction(&self.redactor, text, kind);
         if self.fetched.truncated {
             text = self.redactor.redact_truncated_tail(&text);
         }
-        let text = owned_unless_changed(text, strip_controls);
         let title = extracted
             .title
-            .map(|t| clip_chars(&strip_controls(&self.redactor.redact_text(&t)), 300));
+            .map(|t| clip_chars(&self.redactor.redact_text(&strip_controls(&t)), 300));
         // The detector weighs markers against all the text the page shows. A page whose
         // extracted text is long is never an interstitial, so the whole-page measure is
         // only computed for short results.
@@ -661,7 +663,7 @@ impl Job {
                 kind: f.kind(self.fetched.truncated.then_some(self.fetched.body.len())),
                 http_status: status,
             })?;
-        let text = strip_controls(&self.redactor.redact_text(&doc.text)).into_owned();
+        let text = self.redactor.redact_text(&strip_controls(&doc.text));
         let title = doc
             .title
             .map(|t| clip_chars(&self.redactor.redact_text(&t), 300));
