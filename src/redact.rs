@@ -13,6 +13,11 @@
 //!   fragment parameters, sensitive header values and `name = value` assignments whose name
 //!   is sensitive.
 //!
+//! Every text is judged as a reader reads it: when it holds an escape, a character no
+//! reader sees or an inline tag inside a word, the reader's view (`escapes::View`) is
+//! matched first and a secret found there is replaced whole in the text as written, the
+//! invisible split included; then the text as written is scanned.
+//!
 //! Two entry points, one marker each: [`Redactor::redact_text`] writes [`TEXT_MARKER`]
 //! (`[REDACTED]`), [`Redactor::redact_url`] writes the URL-safe [`URL_MARKER`] (`REDACTED`) so
 //! that a URL stays a parseable URL. Names, `Bearer `/`Basic ` schemes, header names and PEM
@@ -220,7 +225,8 @@ impl Redactor {
         // a parameter that the round before could not see, and a second call must find
         // nothing left to do.
         let round = |u: &str| -> String {
-            let shapes = self.scan_all(u, URL_MARKER);
+            let viewed = self.view_pass(u, URL_MARKER);
+            let shapes = self.scan_all(viewed.as_deref().unwrap_or(u), URL_MARKER);
             redact_url_parts(&shapes, URL_MARKER).into_owned()
         };
         let mut out = round(url);
@@ -358,51 +364,70 @@ impl Redactor {
     }
 
     fn redact_str<'t>(&self, text: &'t str) -> Cow<'t, str> {
-        let mut cur = self.scan_all(text, TEXT_MARKER);
-        // The reader's view: what the text says once Markdown, JSON and HTML escapes are
-        // undone and invisible characters dropped. Built only when the text holds one.
-        // Each round replaces, in the text, what the view shows to be a secret; the text is
-        // then scanned as written again (a marker can expose a neighbour) until both agree.
-        for _ in 0..4 {
-            let Some(view) = escapes::View::build(&cur) else {
+        // The reader's view first: what the text says once Markdown, JSON, HTML and
+        // percent escapes are undone and every character and inline tag no reader sees is
+        // dropped (built only when the text holds one). A token split by any of them is
+        // matched there whole, before the text as written is scanned: a match on the text
+        // as written would stop at the split, and the marker it leaves would hide the
+        // token's first half from the view while its second half stays readable. Then the
+        // text is scanned as written, and the two alternate (a marker can expose a
+        // neighbour) until the view finds nothing more.
+        let mut cur = Cow::Borrowed(text);
+        for round in 0..4 {
+            let by_view = self.view_pass(&cur, TEXT_MARKER);
+            let changed = by_view.is_some();
+            if let Some(v) = by_view {
+                cur = Cow::Owned(v);
+            }
+            if round > 0 && !changed {
                 break;
+            }
+            let scanned = match self.scan_all(&cur, TEXT_MARKER) {
+                Cow::Owned(s) => Some(s),
+                Cow::Borrowed(_) => None,
             };
-            let mut spans = Vec::new();
-            let _ = sweep(
-                &view.text,
-                TEXT_MARKER,
-                self.matcher(),
-                None,
-                Some(&mut spans),
-            );
-            if !self.rules.is_empty() {
-                spans.extend(self.rule_spans(&view.text));
-                spans.sort_unstable();
+            if let Some(s) = scanned {
+                cur = Cow::Owned(s);
             }
-            if spans.is_empty() {
-                break;
-            }
-            let mut out = Out::new(&cur);
-            for (a, b) in spans {
-                let (a, b) = (view.src_pos(a), view.src_pos(b));
-                // The text between the inline tags the view removed is replaced piece by
-                // piece, the tags kept: the markup stays balanced, and a quote inside a tag's
-                // attributes is never swallowed.
-                let mut from = a;
-                let tags = view.tags_in(a, b);
-                let ends = tags.iter().copied().chain([(b, b)]);
-                for (to, next) in ends {
-                    // Never across a quote as written: it may close a JSON string.
-                    if to > from && !cur.get(from..to).is_some_and(unescaped_quote) {
-                        out.replace(from, to, TEXT_MARKER);
-                    }
-                    from = next;
-                }
-            }
-            let next = out.finish().into_owned();
-            cur = Cow::Owned(self.scan_all(&next, TEXT_MARKER).into_owned());
         }
         cur
+    }
+
+    /// What the reader's view of `text` shows to be a secret, replaced in `text` itself
+    /// (whole escapes and the unseen characters inside a token included); `None` when the
+    /// text has no view or its view holds no secret.
+    fn view_pass(&self, text: &str, marker: &str) -> Option<String> {
+        let view = escapes::View::build(text)?;
+        let mut spans = Vec::new();
+        let _ = sweep(&view.text, marker, self.matcher(), None, Some(&mut spans));
+        if !self.rules.is_empty() {
+            spans.extend(self.rule_spans(&view.text));
+            spans.sort_unstable();
+        }
+        if spans.is_empty() {
+            return None;
+        }
+        let mut out = Out::new(text);
+        for (a, b) in spans {
+            let (a, b) = (view.src_pos(a), view.src_pos(b));
+            // The text between the inline tags the view removed is replaced piece by
+            // piece, the tags kept: the markup stays balanced, and a quote inside a tag's
+            // attributes is never swallowed.
+            let mut from = a;
+            let tags = view.tags_in(a, b);
+            let ends = tags.iter().copied().chain([(b, b)]);
+            for (to, next) in ends {
+                // Never across a quote as written: it may close a JSON string.
+                if to > from && !text.get(from..to).is_some_and(unescaped_quote) {
+                    out.replace(from, to, marker);
+                }
+                from = next;
+            }
+        }
+        match out.finish() {
+            Cow::Owned(s) => Some(s),
+            Cow::Borrowed(_) => None,
+        }
     }
 
     /// Literals and shapes in one forward sweep, then the operator rules.
@@ -3783,6 +3808,132 @@ mod tests {
             serde_json::from_str::<serde_json::Value>(&out).is_ok(),
             "{out}"
         );
+    }
+
+    /// Issue 24 (items 1, 2): a token split by a character or markup no reader sees was
+    /// redacted up to the split, or not at all, and the rest stayed readable. The view is
+    /// matched first, so the token goes whole, the split with it.
+    #[test]
+    fn tokens_split_by_unseen_characters_are_replaced_whole() {
+        let r = Redactor::new();
+        let out =
+            r.redact_text("key xoxb-291333514093-&shy;6848001484442-WzBZAIggbO1OTXg2YUTs1dNm end");
+        assert_eq!(out, "key [REDACTED] end");
+        let tokens = [
+            "xoxb-291333514093-6848001484442-WzBZAIggbO1OTXg2YUTs1dNm".to_string(),
+            format!("sk-proj-{}", alnum(48, 411)),
+            format!("sk-ant-api03-{}AA", alnum(80, 412)),
+            format!("ghp_{}", alnum(36, 413)),
+            format!("AKIA{}", alnum(16, 414).to_ascii_uppercase()),
+        ];
+        let splits = [
+            "\u{AD}",
+            "&shy;",
+            "&#173;",
+            "\u{200B}",
+            "&#8203;",
+            "&#x200B;",
+            "\u{200C}",
+            "\u{200D}",
+            "\u{200E}",
+            "\u{200F}",
+            "\u{61C}",
+            "\u{2060}",
+            "\u{2061}",
+            "\u{2062}",
+            "\u{2063}",
+            "\u{2064}",
+            "\u{FEFF}",
+            "\u{34F}",
+            "\u{FE00}",
+            "\u{FE0F}",
+            "\u{E0100}",
+            "\u{E0001}",
+            "\u{E0041}",
+            "&#xE0041;",
+            "\u{202A}",
+            "\u{202E}",
+            "\u{2066}",
+            "\u{2069}",
+            "\u{3164}",
+            "\u{115F}",
+            "\u{FFA0}",
+            "\u{180E}",
+            "\u{7}",
+            "\u{1b}[0m",
+            "<!-- x -->",
+            "<wbr>",
+            "<x-k></x-k>",
+            "<foo>",
+        ];
+        for token in &tokens {
+            // Early (before any family's minimum length) and late (after it).
+            for at in [6, token.len() - 5] {
+                let (a, b) = token.split_at(at);
+                for split in splits {
+                    let input = format!("key {a}{split}{b} end");
+                    let out = r.redact_text(&input);
+                    assert!(
+                        out.starts_with("key [REDACTED]") && out.ends_with(" end"),
+                        "{input:?} -> {out:?}"
+                    );
+                    assert!(!out.contains(b) && !out.contains(a), "{input:?} -> {out:?}");
+                    assert_eq!(r.redact_text(&out), out, "idempotent: {input:?}");
+                }
+            }
+        }
+        // A configured secret and a URL parameter, split the same way.
+        let mut lit = Redactor::new();
+        lit.add_secret("team_prod_key_9f8e7d6c5b4a");
+        for split in splits {
+            let out = lit.redact_text(&format!("v team_prod_key{split}_9f8e7d6c5b4a ok"));
+            // Around markup the text is replaced piece by piece, the tags kept.
+            assert!(
+                out.starts_with("v [REDACTED]")
+                    && out.ends_with("[REDACTED] ok")
+                    && !out.contains("team_prod")
+                    && !out.contains("9f8e"),
+                "{split:?}: {out}"
+            );
+        }
+        let out = r.redact_url("https://x.example/?api_key=AbC9dEf8\u{200B}GhI7&page=2");
+        assert_eq!(out, "https://x.example/?api_key=REDACTED&page=2");
+    }
+
+    /// What the view drops is only matched across: a long token that is not a secret comes
+    /// back byte for byte, its invisible characters and markup included (DESIGN 12).
+    #[test]
+    fn unseen_characters_in_benign_text_are_kept() {
+        let r = Redactor::new();
+        for s in [
+            "commit 3f2a9c1d4e5b\u{AD}6a7f8e9d0c1b2a3f4e5d6c7b8a9f and more",
+            "id 550e8400-e29b-41d4\u{200B}-a716-446655440000",
+            "super\u{AD}cali\u{AD}fragilistic\u{200B}expiali\u{200D}docious",
+            "emoji 👩\u{200D}💻 and ❤\u{FE0F} and \u{200F}rtl mark",
+            "a&shy;b <x-k>custom</x-k> <foo>unknown</foo> word<wbr>break",
+            "100%25 and %41%42%43 and path%2Fsegment",
+        ] {
+            assert_eq!(r.redact_text(s), s, "{s:?}");
+        }
+    }
+
+    /// Issue 24 (item 12): `ghp%5F…` (a percent-encoded `_`) in a link or in text was not
+    /// redacted. A percent-encoded unreserved character reads as the character (RFC 3986).
+    #[test]
+    fn percent_encoded_unreserved_characters_are_read_decoded() {
+        let r = Redactor::new();
+        let body = alnum(36, 415);
+        let out = r.redact_text(&format!("see ghp%5F{body} now"));
+        assert_eq!(out, "see [REDACTED] now");
+        let out = r.redact_text(&format!("see gh%70%5f{body}"));
+        assert_eq!(out, "see [REDACTED]");
+        let url = format!("https://x.example/k/ghp%5F{body}?page=2");
+        let out = r.redact_url(&url);
+        assert_eq!(out, "https://x.example/k/REDACTED?page=2");
+        let out = r.redact_text(&format!("<a href=\"https://x.example/ghp%5F{body}\">x</a>"));
+        assert!(!out.contains(&body), "{out}");
+        let key = format!("sk%2Dproj%2D{}", alnum(40, 416));
+        assert_eq!(r.redact_text(&format!("k {key} .")), "k [REDACTED] .");
     }
 
     #[test]

@@ -6,9 +6,9 @@
 //! [`Redactor`] over what a reader of the page sees, on the tree itself:
 //!
 //! - the text of each *inline run* (the text nodes between two block boundaries, across
-//!   inline elements such as `<b>`, `<code>` or `<a>`), concatenated the way a reader reads
-//!   it, with entities already decoded by the parser; a change is mapped back onto the
-//!   run's text nodes (see `redact_run`);
+//!   inline elements such as `<b>`, `<code>` or `<a>`, unknown and custom elements, and
+//!   comments), concatenated the way a reader reads it, with entities already decoded by
+//!   the parser; a change is mapped back onto the run's text nodes (see `redact_run`);
 //! - every attribute value the writers can print ([`PRINTED_ATTRS`]): link targets and
 //!   image sources (as URLs), tooltips and alt text (as text).
 //!
@@ -27,6 +27,7 @@ use std::borrow::Cow;
 use dom_query::{Document, NodeRef};
 
 use crate::redact::controls::strip_controls;
+use crate::redact::unseen::element_breaks_words;
 use crate::redact::Redactor;
 
 /// Attribute values the Markdown writer ([`crate::content::markdown`]) or the text writer can print: `href` and
@@ -42,14 +43,6 @@ const URL_ATTRS: &[&str] = &["href", "src"];
 /// Elements whose content neither writer prints: skipped. (A JSON-LD `<script>`, where
 /// readability may find the headline, is redacted like a block.)
 const SKIPPED: &[&str] = &["script", "style", "noscript", "template"];
-
-/// Elements a reader reads as part of the surrounding line: their text joins the run.
-/// Every other element (and `<br>`) ends a run.
-const INLINE: &[&str] = &[
-    "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "del", "dfn", "em", "font", "i",
-    "ins", "kbd", "label", "mark", "nobr", "q", "s", "samp", "small", "span", "strike", "strong",
-    "sub", "sup", "time", "tt", "u", "var", "wbr", "img",
-];
 
 enum Step<'a> {
     Visit(NodeRef<'a>),
@@ -74,10 +67,16 @@ pub fn redact_document(doc: &Document, redactor: &Redactor) {
             run.push(node);
             continue;
         }
+        if node.is_comment() || node.is_doctype() {
+            // Shows nothing, and a reader reads the text on both sides as one.
+            continue;
+        }
         let (skipped, inline) = match node.qual_name_ref() {
+            // Inline and unknown or custom elements (`<b>`, `<wbr>`, `<x-k>`) join the run;
+            // blocks, `<br>`, cells, items and form controls end it.
             Some(name) => (
                 SKIPPED.contains(&&*name.local) && !is_json_ld(&node),
-                INLINE.contains(&&*name.local),
+                !element_breaks_words(&name.local),
             ),
             // The document root and other non-elements: a container.
             None => (false, false),

@@ -581,17 +581,21 @@ struct Shape {
 }
 
 /// [`parse_prepared`], and when `keep_seen`, a copy of the tree as [`visible_text`] sees
-/// it (hidden elements removed; not redacted, not prepared).
+/// it (hidden elements removed; redacted when a redactor is given, not prepared).
 ///
 /// The [`Shape`] is taken by [`prepare`]; the boilerplate pruning after it only removes
 /// elements, so the count of cells stays an upper bound and no id appears.
 fn parse_prepared_seen(body: &str, redactor: Option<&Redactor>, keep_seen: bool) -> Prepared {
     let doc = Document::from(&*cap_nesting(body, MAX_DEPTH));
-    remove_unseen(&doc);
-    let seen = keep_seen.then(|| doc.clone());
+    // Redaction reads the page as served, before anything is cut from it: a token split
+    // into two text nodes (`…<wbr>…`) is judged whole, while the symbol-run cut below,
+    // which looks at one text node at a time, could otherwise remove its long first half
+    // and leave the rest of it to be read.
     if let Some(r) = redactor {
         crate::content::dom_redact::redact_document(&doc, r);
     }
+    remove_unseen(&doc);
+    let seen = keep_seen.then(|| doc.clone());
     let (title, shape) = prepare(&doc);
     crate::content::boilerplate::prune(&doc);
     Prepared {

@@ -517,7 +517,10 @@ impl ServerHandler for Server {
                 format!(
                     "method not found: {}",
                     clip_chars(
-                        &self.printer.redactor().redact_text(&strip_controls(&request.method)),
+                        &self
+                            .printer
+                            .redactor()
+                            .redact_text(&strip_controls(&request.method)),
                         MAX_ECHO_CHARS
                     )
                 ),

@@ -237,7 +237,10 @@ mod tests {
             assert_eq!(strip_controls(input), *want, "{input:?}");
         }
         assert!(matches!(strip_controls("calm"), Cow::Borrowed(_)));
-        assert!(matches!(strip_controls("“quoted” — dash"), Cow::Borrowed(_)));
+        assert!(matches!(
+            strip_controls("“quoted” — dash"),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]
@@ -270,9 +273,31 @@ mod tests {
                 .any(|c| (c.is_control() && c != '\n' && c != '\t') || is_hidden_channel(c))
         };
         let pieces = [
-            "a", " ", "\n", "\t", "\u{a0}", "\u{bf}", "\u{80}", "\u{9f}", "\u{85}", "\u{1b}",
-            "\u{7f}", "\u{0}", "\r", "é", "日", "\u{2028}", "\u{c2}", "\u{100}", "😀",
-            "\u{202e}", "\u{2069}", "\u{2014}", "\u{e0041}", "\u{e0100}", "\u{f3a0}",
+            "a",
+            " ",
+            "\n",
+            "\t",
+            "\u{a0}",
+            "\u{bf}",
+            "\u{80}",
+            "\u{9f}",
+            "\u{85}",
+            "\u{1b}",
+            "\u{7f}",
+            "\u{0}",
+            "\r",
+            "é",
+            "日",
+            "\u{2028}",
+            "\u{c2}",
+            "\u{100}",
+            "😀",
+            "\u{202e}",
+            "\u{2069}",
+            "\u{2014}",
+            "\u{e0041}",
+            "\u{e0100}",
+            "\u{f3a0}",
         ];
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for len in 0..300 {
@@ -290,7 +315,14 @@ mod tests {
             }
         }
         for n in 0..200 {
-            for p in ["\u{85}", "\u{1f}", "\u{7f}", "\u{a0}", "\u{202a}", "\u{e007f}"] {
+            for p in [
+                "\u{85}",
+                "\u{1f}",
+                "\u{7f}",
+                "\u{a0}",
+                "\u{202a}",
+                "\u{e007f}",
+            ] {
                 let t = format!("{}{p}{}", "y".repeat(n), "z".repeat(n % 7));
                 assert_eq!(has_controls(&t), slow(&t), "{t:?}");
             }

@@ -1,5 +1,5 @@
 //! What no reader sees: the characters a browser or a terminal shows as nothing, and the
-//! HTML elements that do not break a word. The reader's view ([`super::escapes`]) drops
+//! HTML elements that do not break a word. The reader's view (`escapes`) drops
 //! both when it looks for secrets, the DOM pass reads text across such elements, and
 //! [`super::controls`] removes the characters that only ever carry hidden text.
 //!
@@ -194,7 +194,7 @@ const BREAKING: &[&str] = &[
     "xmp",
 ];
 
-/// Does the element named `name` (any case) end a word? See [`BREAKING`].
+/// Does the element named `name` (any case) end a word? See `BREAKING`.
 pub fn element_breaks_words(name: &str) -> bool {
     BREAKING.iter().any(|b| b.eq_ignore_ascii_case(name))
 }
@@ -221,12 +221,25 @@ mod tests {
     #[test]
     fn unseen_table() {
         for c in [
-            '\u{AD}', '\u{200B}', '\u{200E}', '\u{61C}', '\u{2062}', '\u{34F}', '\u{FE0F}',
-            '\u{E0041}', '\u{202E}', '\u{2066}', '\u{3164}', '\u{1B}', '\u{85}',
+            '\u{AD}',
+            '\u{200B}',
+            '\u{200E}',
+            '\u{61C}',
+            '\u{2062}',
+            '\u{34F}',
+            '\u{FE0F}',
+            '\u{E0041}',
+            '\u{202E}',
+            '\u{2066}',
+            '\u{3164}',
+            '\u{1B}',
+            '\u{85}',
         ] {
             assert!(is_unseen(c), "{c:?}");
         }
-        for c in ['a', ' ', '\n', '\t', '\r', 'é', '日', '\u{2014}', '\u{A0}', '😀'] {
+        for c in [
+            'a', ' ', '\n', '\t', '\r', 'é', '日', '\u{2014}', '\u{A0}', '😀',
+        ] {
             assert!(!is_unseen(c), "{c:?}");
         }
         for c in ['\u{E0001}', '\u{E007F}', '\u{202A}', '\u{2069}'] {
