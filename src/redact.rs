@@ -1136,19 +1136,22 @@ fn pem(out: &mut Out<'_, '_>, e: usize, marker: &str) -> Option<usize> {
     // strings of some serialized document, and the body must not swallow the quotes) or
     // another BEGIN line (then that END closes the later block).
     let end_line = found.filter(|&x| {
-        text.get(e..x)
-            .is_some_and(|between| !between.contains('"') && !between.contains("-----BEGIN"))
+        text.get(e..x).is_some_and(|between| {
+            !quote_outside_br(between.as_bytes()) && !between.contains("-----BEGIN")
+        })
     });
     let body_end = match end_line {
         Some(x) => x,
         None => {
             // Truncated key: take the run of base64, header and line-break characters (a
-            // backslash only as the start of an escaped `\n` or `\r`).
+            // backslash only as the start of an escaped `\n` or `\r` or of a Markdown hard
+            // break, a `<` only as the start of a `<br>`).
             let mut i = e;
             while i < window_end {
                 let c = bytes[i];
-                if c == b'\\' && matches!(bytes.get(i + 1), Some(b'n' | b'r')) {
-                    i += 2;
+                let br = line_break_at(bytes, i);
+                if br > 0 {
+                    i += br;
                 } else if c.is_ascii_alphanumeric()
                     || matches!(
                         c,
@@ -1164,7 +1167,8 @@ fn pem(out: &mut Out<'_, '_>, e: usize, marker: &str) -> Option<usize> {
         }
     };
     let body = text.get(e..body_end)?;
-    // A real PEM body starts on the next line.
+    // A real PEM body starts on the next line (after a newline, an escaped one, a `<br>`
+    // or a Markdown hard break).
     let lead = newline_prefix(body);
     if lead == 0 {
         return pem_one_line(out, e, body, end_line.is_some(), marker);
@@ -1197,12 +1201,7 @@ fn pem_one_line(
         if matches!(b[i], b' ' | b'\t') {
             return 1;
         }
-        for tag in ["<br>", "<br/>", "<br />", "<BR>", "<BR/>", "<BR />"] {
-            if b[i..].starts_with(tag.as_bytes()) {
-                return tag.len();
-            }
-        }
-        0
+        line_break_at(b, i)
     };
     let mut i = 0;
     let mut first = None;
@@ -1237,32 +1236,104 @@ fn pem_one_line(
     Some(e + last)
 }
 
-/// Length of the leading run of line breaks (real `\r`/`\n` or JSON-escaped `\n`/`\r`).
-fn newline_prefix(s: &str) -> usize {
-    let b = s.as_bytes();
-    let mut i = 0;
-    loop {
-        if i < b.len() && matches!(b[i], b'\r' | b'\n') {
-            i += 1;
-        } else if i + 1 < b.len() && b[i] == b'\\' && matches!(b[i + 1], b'n' | b'r') {
-            i += 2;
-        } else {
-            return i;
+/// The length of the line break starting at `b[i]`, as a reader of the output sees one: a
+/// real `\r\n`, `\n` or `\r`; JSON's escaped `\n` or `\r`; a Markdown hard break (a
+/// backslash before a newline); or a `<br>` tag (any case, `<br/>`, `<br />`, with
+/// attributes, at most 64 bytes), which is how forums and `nl2br` show a pasted key.
+/// 0 when none starts there.
+fn line_break_at(b: &[u8], i: usize) -> usize {
+    match b.get(i) {
+        Some(b'\r') => 1 + usize::from(b.get(i + 1) == Some(&b'\n')),
+        Some(b'\n') => 1,
+        Some(b'\\') => match b.get(i + 1) {
+            Some(b'n' | b'r' | b'\n') => 2,
+            Some(b'\r') => 2 + usize::from(b.get(i + 2) == Some(&b'\n')),
+            _ => 0,
+        },
+        Some(b'<') => {
+            if !b
+                .get(i + 1..i + 3)
+                .is_some_and(|n| n.eq_ignore_ascii_case(b"br"))
+            {
+                return 0;
+            }
+            match b.get(i + 3) {
+                Some(b'>') => 4,
+                Some(b'/' | b' ' | b'\t' | b'\r' | b'\n') => {
+                    let tail = &b[i + 3..b.len().min(i + 64)];
+                    match tail.iter().position(|&c| c == b'>' || c == b'<') {
+                        Some(k) if tail[k] == b'>' => 3 + k + 1,
+                        _ => 0,
+                    }
+                }
+                _ => 0,
+            }
         }
+        _ => 0,
     }
 }
 
+/// Does `b` hold a `"` outside a `<br …>` tag (whose attributes may be quoted)?
+fn quote_outside_br(b: &[u8]) -> bool {
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => return true,
+            b'<' => i += line_break_at(b, i).max(1),
+            _ => i += 1,
+        }
+    }
+    false
+}
+
+/// Length of the leading run of blanks and line breaks (see [`line_break_at`]) when it
+/// holds at least one line break; 0 otherwise.
+fn newline_prefix(s: &str) -> usize {
+    let b = s.as_bytes();
+    let (mut i, mut broke) = (0, false);
+    loop {
+        if matches!(b.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+            continue;
+        }
+        let n = line_break_at(b, i);
+        if n == 0 {
+            break;
+        }
+        broke = true;
+        i += n;
+    }
+    if broke {
+        i
+    } else {
+        0
+    }
+}
+
+/// Length of the trailing run of blanks and line breaks when it holds at least one line
+/// break; 0 otherwise.
 fn newline_suffix(s: &str) -> usize {
     let b = s.as_bytes();
-    let mut i = b.len();
-    loop {
-        if i > 0 && matches!(b[i - 1], b'\r' | b'\n') {
-            i -= 1;
-        } else if i >= 2 && b[i - 2] == b'\\' && matches!(b[i - 1], b'n' | b'r') {
-            i -= 2;
-        } else {
-            return b.len() - i;
+    let (mut i, mut content_end, mut broke) = (0, 0, false);
+    while i < b.len() {
+        if matches!(b[i], b' ' | b'\t') {
+            i += 1;
+            continue;
         }
+        let n = line_break_at(b, i);
+        if n > 0 {
+            i += n;
+            broke = true;
+            continue;
+        }
+        i += 1;
+        content_end = i;
+        broke = false;
+    }
+    if broke {
+        b.len() - content_end
+    } else {
+        0
     }
 }
 
@@ -3808,6 +3879,70 @@ mod tests {
             serde_json::from_str::<serde_json::Value>(&out).is_ok(),
             "{out}"
         );
+    }
+
+    /// The seven kinds of private key header a page may carry.
+    const PEM_KINDS: &[&str] = &[
+        "RSA PRIVATE KEY",
+        "EC PRIVATE KEY",
+        "DSA PRIVATE KEY",
+        "OPENSSH PRIVATE KEY",
+        "PRIVATE KEY",
+        "ENCRYPTED PRIVATE KEY",
+        "PGP PRIVATE KEY BLOCK",
+    ];
+
+    /// Issue 24 (item 3): a private key whose lines are separated by `<br>` (how forums and
+    /// `nl2br` show a pasted key) came out whole in the Markdown output (`line  \n`) and in
+    /// `raw` (`<br />\n`). Every line break a reader sees separates its lines.
+    #[test]
+    fn pem_keys_with_lines_broken_by_br_or_markdown_are_redacted() {
+        let r = Redactor::new();
+        let lines: Vec<String> = (0..4).map(|i| alnum(64, 500 + i)).collect();
+        for (k, kind) in PEM_KINDS.iter().enumerate() {
+            for sep in [
+                "<br>",
+                "<br />\n",
+                "<br/>\n",
+                "<BR>\r\n",
+                "<br clear=\"all\">",
+                "  \n",
+                "\\\n",
+                "\n",
+                "\\n",
+                " <br>\n ",
+            ] {
+                let mut body = lines.clone();
+                body[3].truncate(20 + k);
+                body[3].push_str("==");
+                let key = format!(
+                    "-----BEGIN {kind}-----{sep}{}{sep}-----END {kind}-----",
+                    body.join(sep)
+                );
+                let out = r.redact_text(&format!("Key:\n{key}\nDone."));
+                for line in &lines {
+                    assert!(!out.contains(&line[..16]), "{kind} {sep:?}: {out}");
+                }
+                assert!(
+                    out.contains(&format!("-----BEGIN {kind}-----"))
+                        && out.contains(&format!("-----END {kind}-----"))
+                        && out.contains(TEXT_MARKER)
+                        && out.ends_with("\nDone."),
+                    "{kind} {sep:?}: {out}"
+                );
+                assert_eq!(r.redact_text(&out), out, "idempotent: {kind} {sep:?}");
+            }
+        }
+        // Cut before its END line, the `<br>` lines still go.
+        let cut = format!(
+            "-----BEGIN RSA PRIVATE KEY-----<br />\n{}<br />\n{}",
+            lines[0], lines[1]
+        );
+        let out = r.redact_truncated_tail(&cut);
+        assert!(!out.contains(&lines[1][..16]), "{out}");
+        // Prose with breaks near a header that is not a key stays.
+        let prose = "-----BEGIN PUBLIC KEY-----<br>MIIBIjANBgkq<br>-----END PUBLIC KEY-----";
+        assert_eq!(r.redact_text(prose), prose);
     }
 
     /// Issue 24 (items 1, 2): a token split by a character or markup no reader sees was

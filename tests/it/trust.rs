@@ -766,6 +766,75 @@ async fn percent_encoded_tokens_in_links_and_text_are_not_readable() {
     }
 }
 
+/// Issue 24 (item 3): a private key whose lines are separated by `<br>` (how forums and
+/// `nl2br` render a pasted key) came out whole in the default Markdown output for every key
+/// type, and in `raw` with `<br />\n`.
+#[tokio::test]
+async fn private_keys_with_br_line_breaks_are_not_readable() {
+    let kinds = [
+        "RSA PRIVATE KEY",
+        "EC PRIVATE KEY",
+        "DSA PRIVATE KEY",
+        "OPENSSH PRIVATE KEY",
+        "PRIVATE KEY",
+        "ENCRYPTED PRIVATE KEY",
+        "PGP PRIVATE KEY BLOCK",
+    ];
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut body = String::new();
+    let mut secret_lines = Vec::new();
+    for (k, kind) in kinds.iter().enumerate() {
+        for (j, sep) in ["<br>", "<br />\n"].iter().enumerate() {
+            let lines: Vec<String> = (0..4)
+                .map(|_| {
+                    rng.pick(
+                        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+                        64,
+                    )
+                })
+                .collect();
+            secret_lines.extend(lines.iter().map(|l| l[..20].to_string()));
+            body.push_str(&format!(
+                "<p>Key{k}x{j} as pasted:</p><p>-----BEGIN {kind}-----{sep}{}{sep}-----END {kind}-----</p>\n",
+                lines.join(sep)
+            ));
+        }
+    }
+    let page = format!(
+        "<!doctype html><html><head><title>Keys</title></head><body><article>\
+         <h1>Pasted keys</h1><p>A forum thread where people pasted their keys, which a \
+         reader must never see, with enough ordinary words to be judged usable.</p>\
+         {body}</article></body></html>"
+    );
+    let server = MockServer::start().await;
+    Mock::given(path("/keys"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_raw(page.into_bytes(), "text/html; charset=utf-8"),
+        )
+        .mount(&server)
+        .await;
+    let cfg = config_file(&common::http_providers(&["direct"]));
+    let url = format!("{}/keys", server.uri());
+    let mut leaks = BTreeSet::new();
+    for mode in MODES {
+        let (stdout, stderr) = run_mode(mode, &url, &cfg, &[]);
+        assert!(
+            stdout.contains("Pasted keys") || *mode == "receipt",
+            "{mode}: {stdout}\n{stderr}"
+        );
+        if *mode != "receipt" {
+            assert!(stdout.contains("Key6x1"), "{mode}: {stdout}");
+        }
+        let seen = readable(&format!("{stdout}\n{stderr}"));
+        for line in &secret_lines {
+            if seen.contains(line.as_str()) {
+                leaks.insert(mode.to_string());
+            }
+        }
+    }
+    assert!(leaks.is_empty(), "key lines readable in {leaks:?}");
+}
+
 /// Regression (issue 11): a server's free-text `Retry-After` was quoted into the failure
 /// line a model reads.
 #[tokio::test]
