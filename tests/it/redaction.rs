@@ -165,3 +165,47 @@ async fn a_line_allowlist_on_a_one_line_page_of_megabytes_answers() {
     assert!(stdout.starts_with("Notes: [REDACTED] and some words [REDACTED]"));
     assert!(!stdout.contains("corp_"), "a match was left");
 }
+
+/// Issue 24 (item 4): a command's stderr was cut at 64 KiB before it was redacted, so a
+/// token straddling byte 65,536 showed 35 of its 36 characters in the attempt's detail,
+/// and a configured secret 39 of its 40.
+#[test]
+fn command_stderr_straddling_the_keep_limit_shows_no_part_of_a_secret() {
+    let token = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+    let configured = "team_prod_key_Zq8Xw7Vu6Ts5Rq4Po3Nm2Lk1J";
+    for (secret, arg) in [(token, token), (configured, "${STDERR_SECRET}")] {
+        // The secret's first 35 bytes end exactly at byte 65,536; more follows it.
+        let filler = 65_536 - 1 - 35;
+        let script = format!(
+            "head -c {filler} /dev/zero | tr '\\0' y >&2; printf ' %s and then the program \
+             gave up\\n' \"$0\" >&2; exit 3"
+        );
+        let cfg = config_file(&format!(
+            "[[providers]]\nname = \"cmd\"\nkind = \"command\"\nargv = [\"/bin/sh\", \"-c\", {}, \"{arg}\", \"{{url}}\"]\n",
+            serde_json::to_string(&script).expect("json")
+        ));
+        let out = vetch()
+            .env("STDERR_SECRET", configured)
+            .args(["lookup", "http://127.0.0.1:9/", "-o", "receipt", "-v"])
+            .arg("--config")
+            .arg(cfg.path())
+            .output()
+            .expect("run vetch");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stdout.contains("command exited with status 3"),
+            "{stdout}\n{stderr}"
+        );
+        assert!(
+            stdout.contains("gave up"),
+            "the end of stderr is kept: {stdout}"
+        );
+        let all = format!("{stdout}\n{stderr}");
+        let chars: Vec<char> = secret.chars().collect();
+        for w in chars[4..].windows(8) {
+            let w: String = w.iter().collect();
+            assert!(!all.contains(&w), "{w} of {secret} readable: {stdout}");
+        }
+    }
+}
