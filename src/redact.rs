@@ -1663,7 +1663,8 @@ fn unescaped_quote(seg: &str) -> bool {
 
 /// Is `b[i]` the `%` of a percent-escape `%XX`?
 fn pct_at(b: &[u8], i: usize) -> bool {
-    b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+    b.get(i) == Some(&b'%')
+        && b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
         && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
 }
 
@@ -3879,6 +3880,35 @@ mod tests {
             serde_json::from_str::<serde_json::Value>(&out).is_ok(),
             "{out}"
         );
+    }
+
+    /// Issue 24 (item 5): a compound parameter name percent-encoded inside another URL
+    /// (`%3Fapi_key%3D…`) was read from one character too late (`pi_key`): a name that
+    /// starts with a hex letter right after `%3F` looked like part of the escape.
+    #[test]
+    fn encoded_compound_parameter_names_are_read_whole() {
+        let r = Redactor::new();
+        for name in [
+            "api_key",
+            "client_secret",
+            "access_token",
+            "auth_token",
+            "db_password",
+            "x-api-key",
+            "token",
+        ] {
+            let url = format!(
+                "GET https://r.example/?u=https%3A%2F%2Fh.example%2Fp%3F{name}%3DS3cr3tValue9xyz%26x%3D1"
+            );
+            let out = r.redact_text(&url);
+            assert!(!out.contains("S3cr3tValue9xyz"), "{out}");
+            assert!(out.contains(&format!("{name}%3D[REDACTED]%26x%3D1")), "{out}");
+            let out = r.redact_url(&url[4..]);
+            assert!(!out.contains("S3cr3tValue9xyz"), "{out}");
+        }
+        // Not a sensitive name: kept.
+        let benign = "https://r.example/?u=https%3A%2F%2Fh%2Fp%3Fcategory%3Dbooks";
+        assert_eq!(r.redact_text(benign), benign);
     }
 
     /// The seven kinds of private key header a page may carry.

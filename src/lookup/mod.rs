@@ -254,7 +254,9 @@ impl Engine {
                 p.kind().as_str()
             ));
             if self.settings.verbosity() >= 2 {
-                self.say(&self.request_line(&p.name, fetch_url, allowed));
+                // With this lookup's redactor, which knows the requested URL's own secrets
+                // in every encoding a template may put them in.
+                self.say(&redactor.redact_text(&self.request_line(&p.name, fetch_url, allowed)));
             }
             let result = match p
                 .fetch(
@@ -385,7 +387,7 @@ impl Engine {
         }
     }
 
-    /// `-vv`: what an attempt is about to send (the printer redacts it).
+    /// `-vv`: what an attempt is about to send (the caller redacts it, and the printer).
     fn request_line(&self, name: &str, url: &str, allowed: Duration) -> String {
         use crate::fetch::spec::ProviderDetail;
         let spec = self.settings.providers().iter().find(|s| s.name == name);

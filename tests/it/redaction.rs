@@ -209,3 +209,46 @@ fn command_stderr_straddling_the_keep_limit_shows_no_part_of_a_secret() {
         }
     }
 }
+
+/// Issue 24 (item 5): `-vv` printed the query secrets of the requested URL inside a
+/// template's `{url_encoded}` when the parameter's name was compound (`api_key`,
+/// `client_secret`, `access_token`, percent-encoded inside the outer URL), though the
+/// receipt redacted the same values.
+#[tokio::test]
+async fn verbose_request_lines_hide_encoded_compound_query_secrets() {
+    let server = MockServer::start().await;
+    Mock::given(path("/reader"))
+        .respond_with(ResponseTemplate::new(200).set_body_string(
+            "Reader output with enough ordinary words in it to be judged usable content.",
+        ))
+        .mount(&server)
+        .await;
+    let cfg = config_file(&format!(
+        "[[providers]]\nname = \"reader\"\nkind = \"template\"\nurl = \"{}/reader?u={{url_encoded}}\"\n",
+        server.uri()
+    ));
+    for name in [
+        "api_key",
+        "client_secret",
+        "access_token",
+        "x-api-key",
+        "token",
+    ] {
+        let value = "Sx9dK2mQ7vL4pR8t";
+        let url = format!("https://docs.example.com/page?{name}={value}&page=2");
+        let out = vetch()
+            .args(["-vv", "lookup", &url, "-o", "receipt", "--config"])
+            .arg(cfg.path())
+            .output()
+            .expect("run vetch");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("request for 'reader'"), "{stderr}");
+        assert!(stdout.contains("\"ok\":true"), "{stdout}\n{stderr}");
+        assert!(
+            !stdout.contains(value) && !stderr.contains(value),
+            "{name}: {stderr}"
+        );
+        assert!(stderr.contains("page%3D2"), "{name}: {stderr}");
+    }
+}
