@@ -48,6 +48,7 @@ use regex::{Regex, RegexBuilder};
 
 pub mod controls;
 mod escapes;
+mod prose;
 mod rules;
 pub mod unseen;
 
@@ -574,6 +575,11 @@ const PARTS: &[&str] = &[
     // A sensitive word ending a name, then `=` or `:` (URL parameters, assignments,
     // headers). The classifier reads the name backwards and the value forwards.
     r#"(?i-u:pass(?:word|wd|phrase)?|pwd|secret|token|key|auth(?:orization)?|cookie|credentials?|session(?:[_-]?id)?|sessid|sid|sig(?:nature)?|state|code|ticket|otp|hmac|verifier|assertion|saml(?:response|request))\\?["']?(?:\[[0-9]{0,3}\])?\]?[ \t]*(?:[:=]|%3[dD])"#,
+    // A sensitive word in prose, then blanks ("the password is …", "secret wJal…"); after
+    // the assignment above, which wins where both match. The classifier reads the words.
+    r"(?i-u:pass(?:word|wd|phrase)|secret|token|key|credentials?)[ \t]+",
+    // curl's basic-auth flag (`curl … -u USER:PASSWORD`, `--user=…`).
+    r"[ \t](?:-u|--user)(?:=|[ \t]{0,5})",
 ];
 
 /// `PARTS[VENDOR]`: the vendor tokens, from `do[opr]_v1_` to `pat...`. Each starts with a
@@ -1072,6 +1078,12 @@ fn classify(out: &mut Out<'_, '_>, s: usize, e: usize, marker: &str) -> Option<u
     if let Some(plen) = bearer_prefix(b) {
         return bearer(out, s, s + plen, marker);
     }
+    if b.len() >= 3 && matches!(b[0], b' ' | b'\t') && b[1] == b'-' {
+        return prose::curl_user(out, s, e, marker);
+    }
+    if matches!(b.last(), Some(b' ' | b'\t')) && b[0].is_ascii_alphabetic() {
+        return prose::prose(out, s, e, marker);
+    }
     if matches!(b.last(), Some(b':' | b'=')) {
         return assignment(out, s, e, marker);
     }
@@ -1460,13 +1472,17 @@ fn token(out: &mut Out<'_, '_>, s: usize, e: usize, marker: &str) -> Option<usiz
         // pattern matched its head), and a few shapes need a look at their surroundings.
         let head = |p: &[u8]| m.starts_with(p);
         if head(b":AA") {
-            // Telegram bot token `123456789:AA...`: the bot id is part of it.
+            // Telegram bot token `123456789:AA...`: the bot id is part of it. In the Bot
+            // API's URLs it follows `bot` (`/bot123456789:AA.../sendMessage`).
             let mut i = s;
-            while i > 0 && s - i < 11 && bytes[i - 1].is_ascii_digit() {
+            while i > 0 && s - i < 17 && bytes[i - 1].is_ascii_digit() {
                 i -= 1;
             }
             let n = s - i;
-            if !(8..=10).contains(&n) || (i > 0 && is_name_byte(bytes[i - 1])) {
+            let after_bot = i >= 3
+                && bytes[i - 3..i].eq_ignore_ascii_case(b"bot")
+                && (i == 3 || !is_name_byte(bytes[i - 4]));
+            if !(5..=16).contains(&n) || (i > 0 && is_name_byte(bytes[i - 1]) && !after_bot) {
                 return None;
             }
             start = i;
@@ -3902,13 +3918,101 @@ mod tests {
             );
             let out = r.redact_text(&url);
             assert!(!out.contains("S3cr3tValue9xyz"), "{out}");
-            assert!(out.contains(&format!("{name}%3D[REDACTED]%26x%3D1")), "{out}");
+            assert!(
+                out.contains(&format!("{name}%3D[REDACTED]%26x%3D1")),
+                "{out}"
+            );
             let out = r.redact_url(&url[4..]);
             assert!(!out.contains("S3cr3tValue9xyz"), "{out}");
         }
         // Not a sensitive name: kept.
         let benign = "https://r.example/?u=https%3A%2F%2Fh%2Fp%3Fcategory%3Dbooks";
         assert_eq!(r.redact_text(benign), benign);
+    }
+
+    /// Issue 24 (item 11): secrets a text names in prose, on a curl command line, or in a
+    /// Telegram Bot API URL were readable.
+    #[test]
+    fn held_out_secrets_are_caught() {
+        let r = Redactor::new();
+        let tg = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1";
+        let cases: &[(&str, &str)] = &[
+            ("the password is hunter2.", "the password is [REDACTED]."),
+            ("The admin Password was: Xk9#mP2$vL", "The admin Password was: [REDACTED]"),
+            (
+                "our API key is 'Sx9dK2mQ7vL4pR8t', keep it",
+                "our API key is '[REDACTED]', keep it",
+            ),
+            (
+                "access key AKIAIOSFODNN7EXAMPLF and secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY here",
+                "access key [REDACTED] and secret [REDACTED] here",
+            ),
+            (
+                "the session token k3VZ9mXq2LwP8nRt5YbH7jDf works",
+                "the session token [REDACTED] works",
+            ),
+            (
+                "curl -u ACCOUNT:Tk9x2LmQ8vR4pZ7w https://api.example.com/",
+                "curl -u ACCOUNT:[REDACTED] https://api.example.com/",
+            ),
+            (
+                "curl --user=admin:Zq8Xw7Vu6Ts5 -X POST https://x.example/",
+                "curl --user=admin:[REDACTED] -X POST https://x.example/",
+            ),
+            (
+                "$ curl -s \\\n    -u \"acct:tok3nV4lue99\" https://x.example/",
+                "$ curl -s \\\n    -u \"acct:[REDACTED]\" https://x.example/",
+            ),
+            ("curl -uacct:tok3nV4lue99 x", "curl -uacct:[REDACTED] x"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(&r.redact_text(input), want, "{input}");
+            assert_eq!(r.redact_text(want), *want, "idempotent: {want}");
+        }
+        let url = format!("https://api.telegram.org/bot{tg}/sendMessage?chat_id=42");
+        let out = r.redact_text(&format!("<a href=\"{url}\">send</a> {url}"));
+        assert!(
+            !out.contains("AAHdqTcv") && !out.contains("123456789"),
+            "{out}"
+        );
+        assert_eq!(
+            r.redact_url(&url),
+            "https://api.telegram.org/botREDACTED/sendMessage?chat_id=42"
+        );
+    }
+
+    /// ... and the prose, command lines and URLs that only look like them stay.
+    #[test]
+    fn held_out_lookalikes_stay() {
+        let r = Redactor::new();
+        for s in [
+            "the password is required",
+            "The token is valid for one hour.",
+            "the secret is base64-encoded",
+            "The key is stored in Vault.",
+            "The key is 42.",
+            "The secret is out.",
+            "the token is OAuth2.",
+            "the password is at least 12 characters long",
+            "The password is case-sensitive.",
+            "the password is hashed with SHA256",
+            "token 3f2a9c1d4e5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f",
+            "secret 550e8400-e29b-41d4-a716-446655440000",
+            "the token RefreshTokenV2Handler is a class",
+            "The next page token is CAESBggBEAIYAQ",
+            "Use the token field, a secret santa gift, Token Ring networks.",
+            "primary key abc123def456ghi789 in the table",
+            "git push -u origin main && ps -u root",
+            "curl -u user:password https://x.example/",
+            "curl -u \"$USER:$TOKEN\" https://x.example/",
+            "curl -u guest:guest http://localhost:15672/api/",
+            "curl -u admin:changeme https://x.example/",
+            "curl --user <user>:<password> https://x.example/",
+            "curly -u a:hunter2zz",
+            "https://t.me/bot12:AA",
+        ] {
+            assert_eq!(r.redact_text(s), s, "{s}");
+        }
     }
 
     /// The seven kinds of private key header a page may carry.

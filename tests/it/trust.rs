@@ -835,6 +835,60 @@ async fn private_keys_with_br_line_breaks_are_not_readable() {
     assert!(leaks.is_empty(), "key lines readable in {leaks:?}");
 }
 
+/// Issue 24 (item 11): held-out secrets still readable: a secret named in prose, one right
+/// after an AWS access key id, basic-auth credentials on a curl command line, and a
+/// Telegram bot token in a URL path (caught in the default mode but not in `raw`).
+#[tokio::test]
+async fn secrets_named_in_prose_commands_and_bot_urls_are_not_readable() {
+    let tg = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1";
+    let secrets = [
+        "Hq7xN2vB9kLm",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8w2Lk9Rt",
+        "Tk9x2LmQ8vR4pZ7w",
+        "Zq8Xw7Vu6Ts5Rr4",
+        "AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1",
+    ];
+    let page = format!(
+        "<!doctype html><html><head><title>Held out</title></head><body><article>\
+         <h1>Setup notes</h1><p>For the staging box the password is {}. The deploy user \
+         has access key AKIAZ7Q4R2T9W5Y3X1V6 and secret {} in the old wiki.</p>\
+         <pre><code>curl -u ACCOUNT:{} https://api.example.com/v1/items\n\
+         curl -s \\\n  --user admin:{} https://api.example.com/v1/users</code></pre>\
+         <p>Send with <a href=\"https://api.telegram.org/bot{tg}/sendMessage\">the bot</a> or \
+         https://api.telegram.org/bot{tg}/getUpdates today. This paragraph has enough \
+         ordinary words to be judged usable content by the checks that vetch runs.</p>\
+         </article></body></html>",
+        secrets[0], secrets[1], secrets[2], secrets[3]
+    );
+    let server = MockServer::start().await;
+    Mock::given(path("/held-out"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_raw(page.into_bytes(), "text/html; charset=utf-8"),
+        )
+        .mount(&server)
+        .await;
+    let cfg = config_file(&common::http_providers(&["direct"]));
+    let url = format!("{}/held-out", server.uri());
+    let mut leaks = BTreeSet::new();
+    for mode in MODES {
+        let (stdout, stderr) = run_mode(mode, &url, &cfg, &[]);
+        assert!(
+            stdout.contains("Setup notes") || *mode == "receipt",
+            "{mode}: {stdout}\n{stderr}"
+        );
+        let seen = readable(&format!("{stdout}\n{stderr}"));
+        for secret in &secrets {
+            if seen.contains(&secret[2..]) {
+                leaks.insert((secret.to_string(), mode.to_string()));
+            }
+        }
+        if *mode != "receipt" {
+            assert!(seen.contains("the password is"), "{mode}: {stdout}");
+        }
+    }
+    assert!(leaks.is_empty(), "readable (secret, mode): {leaks:#?}");
+}
+
 /// Regression (issue 11): a server's free-text `Retry-After` was quoted into the failure
 /// line a model reads.
 #[tokio::test]
