@@ -273,23 +273,39 @@ impl Redactor {
     /// Redact every string inside a JSON value in place (see
     /// [`redact_json_text`](Self::redact_json_text)).
     pub fn redact_json_value(&self, value: &mut serde_json::Value) {
+        self.redact_json_value_keeping(value, None);
+    }
+
+    /// [`redact_json_value`](Self::redact_json_value), leaving every string value equal to
+    /// `keep` as it is: a window of content that was redacted in the context of the whole
+    /// content. Judged again alone, its cut ends could read as the start or the end of a
+    /// token that the content does not hold (`sk_live_…` cut out of `xsk_live_…`), and the
+    /// window would no longer be its slice of the content.
+    pub fn redact_json_value_keeping(&self, value: &mut serde_json::Value, keep: Option<&str>) {
         use serde_json::Value;
         match value {
             Value::String(s) => {
+                if keep == Some(s.as_str()) {
+                    return;
+                }
                 if let Cow::Owned(r) = self.redact_str(s) {
                     *s = r;
                 }
             }
-            Value::Array(items) => items.iter_mut().for_each(|v| self.redact_json_value(v)),
+            Value::Array(items) => items
+                .iter_mut()
+                .for_each(|v| self.redact_json_value_keeping(v, keep)),
             Value::Object(map) => {
                 let old = std::mem::take(map);
                 for (key, mut v) in old {
                     if let Value::String(s) = &mut v {
-                        if let Some(r) = redact_pair_value(&key, s) {
-                            *s = r;
+                        if keep != Some(s.as_str()) {
+                            if let Some(r) = redact_pair_value(&key, s) {
+                                *s = r;
+                            }
                         }
                     }
-                    self.redact_json_value(&mut v);
+                    self.redact_json_value_keeping(&mut v, keep);
                     map.insert(self.redact_text(&key), v);
                 }
             }
@@ -4013,6 +4029,25 @@ mod tests {
         ] {
             assert_eq!(r.redact_text(s), s, "{s}");
         }
+    }
+
+    /// The content window a tool result carries is kept as the lookup made it; every other
+    /// string is redacted as before.
+    #[test]
+    fn json_keeping_leaves_only_the_window() {
+        let r = Redactor::new();
+        let ghp = format!("ghp_{}", alnum(36, 601));
+        let window = "sk_live_51Hq8Wv2Lm4Xz7Pb3Nc6Rd9Tf".to_string();
+        let mut v = serde_json::json!({
+            "content": [{"json": {"url": format!("https://x/?token={ghp}")}}, {"text": window}],
+            "password": "hunter2hunter2",
+            "other": window.clone() + " ",
+        });
+        r.redact_json_value_keeping(&mut v, Some(&window));
+        assert_eq!(v["content"][1]["text"], window.as_str());
+        assert!(!v.to_string().contains(&ghp[4..]), "{v}");
+        assert_eq!(v["password"], "[REDACTED]");
+        assert_eq!(v["other"], "[REDACTED] ");
     }
 
     /// The seven kinds of private key header a page may carry.

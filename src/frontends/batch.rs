@@ -238,8 +238,8 @@ pub async fn run(
             // The bar steps aside while a line is written, so a terminal showing both
             // streams never gets a bar glued into the NDJSON.
             let written = match &writer_bar {
-                Some(b) => b.suspend(|| printer.json_line(&result)),
-                None => printer.json_line(&result),
+                Some(b) => b.suspend(|| printer.tool_result(&result, &result, true)),
+                None => printer.tool_result(&result, &result, true),
             };
             if !closed && written.is_err() {
                 // The reader of our stdout went away: finish quietly.

@@ -410,9 +410,15 @@ pub fn call_tool_result(
     } else {
         CallToolResult::structured_error(structured)
     };
-    out.content.push(ContentBlock::text(
-        redactor.redact_text(&strip_controls(result.text())),
-    ));
+    // The content window of a success was redacted by the lookup in the context of the
+    // whole content; judged again alone, its cut ends could change (see
+    // `Printer::tool_result`). A failure line is redacted here like everything else.
+    let text = strip_controls(result.text());
+    out.content.push(ContentBlock::text(if result.is_success() {
+        text.into_owned()
+    } else {
+        redactor.redact_text(&text)
+    }));
     Ok(out)
 }
 

@@ -889,6 +889,118 @@ async fn secrets_named_in_prose_commands_and_bot_urls_are_not_readable() {
     assert!(leaks.is_empty(), "readable (secret, mode): {leaks:#?}");
 }
 
+/// Issue 24 (item 12): a window's text could differ from its slice of the hashed content:
+/// a window starting inside `xsk_live_…` (not a key where it stands: a letter is glued to
+/// it) began with `sk_live_…`, which the printer, judging the window out of context,
+/// redacted. Windows are exact slices of the content the hash describes, in every output.
+#[tokio::test]
+async fn every_window_is_its_slice_of_the_hashed_content() {
+    let glued = "xsk_live_51Hq8Wv2Lm4Xz7Pb3Nc6Rd9Tf";
+    let others = [
+        "nexttoken=Ab3kQ9mX2pL7vB4nR8tY",
+        "x12345678901:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1",
+        "xAKIAIOSFODNN7EXAMPLF",
+    ];
+    let page = format!(
+        "<!doctype html><html><head><title>Windows</title></head><body><article>\
+         <h1>Windows</h1><p>The identifier {glued} is part of a longer word, and so are {} \
+         and {} and {}. This paragraph has enough ordinary words to be judged usable \
+         content by the checks that vetch runs on every page.</p></article></body></html>",
+        others[0], others[1], others[2]
+    );
+    let server = MockServer::start().await;
+    Mock::given(path("/windows"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_raw(page.into_bytes(), "text/html; charset=utf-8"),
+        )
+        .mount(&server)
+        .await;
+    // Plain text, so that the words stand as written (Markdown would escape `_`).
+    let cfg = config_file(&format!(
+        "[lookup]\nextract = \"text\"\n{}",
+        common::http_providers(&["direct"])
+    ));
+    let url = format!("{}/windows", server.uri());
+    let whole = vetch()
+        .args(["lookup", &url, "-o", "text", "--config"])
+        .arg(cfg.path())
+        .output()
+        .expect("run vetch");
+    let whole = String::from_utf8_lossy(&whole.stdout).to_string();
+    let content: Vec<char> = whole.trim_end_matches('\n').chars().collect();
+    let text: String = content.iter().collect();
+    for word in std::iter::once(glued).chain(others) {
+        assert!(text.contains(word), "{word} is not in the content: {text}");
+        // Windows that start one, two and three characters into the word.
+        let at = text[..text.find(word).unwrap_or(0)].chars().count();
+        for start in at + 1..at + 4 {
+            let want: String = content[start..(start + 30).min(content.len())]
+                .iter()
+                .collect();
+            for mode in ["text", "tool-result", "tool", "batch", "mcp"] {
+                let got = window_text(mode, &url, &cfg, start, 30);
+                assert_eq!(got, want, "{mode}, window at {start} of {word}");
+            }
+        }
+    }
+}
+
+/// The text of the window `start..start+len` of `url` as `mode` returns it.
+fn window_text(
+    mode: &str,
+    url: &str,
+    cfg: &tempfile::NamedTempFile,
+    start: usize,
+    len: usize,
+) -> String {
+    let input = serde_json::json!({"url": url, "start_index": start, "max_chars": len});
+    let mut cmd = vetch();
+    cmd.arg("--config").arg(cfg.path());
+    match mode {
+        "text" | "tool-result" => {
+            let o = if mode == "text" {
+                "text"
+            } else {
+                "tool-result"
+            };
+            cmd.args(["lookup", url, "-o", o, "--start-index"])
+                .arg(start.to_string())
+                .args(["--max-chars", &len.to_string()]);
+        }
+        "tool" => {
+            cmd.arg("tool").write_stdin(input.to_string());
+        }
+        "batch" => {
+            cmd.arg("batch").write_stdin(format!("{input}\n"));
+        }
+        _ => {
+            let frames = [
+                serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                    "protocolVersion": "2025-06-18", "capabilities": {},
+                    "clientInfo": {"name": "w", "version": "0"}}}),
+                serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+                serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                    "params": {"name": "verified_web_lookup", "arguments": input}}),
+            ];
+            cmd.arg("mcp")
+                .write_stdin(frames.iter().map(|f| format!("{f}\n")).collect::<String>());
+        }
+    }
+    let out = cmd.output().expect("run vetch");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    if mode == "text" {
+        return stdout.strip_suffix('\n').unwrap_or(&stdout).to_string();
+    }
+    let line = stdout.lines().last().unwrap_or_default();
+    let v: Value = serde_json::from_str(line).unwrap_or(Value::Null);
+    let text = if mode == "mcp" {
+        &v["result"]["content"][1]["text"]
+    } else {
+        &v["content"][1]["text"]
+    };
+    text.as_str().unwrap_or("<no text>").to_string()
+}
+
 /// Regression (issue 11): a server's free-text `Retry-After` was quoted into the failure
 /// line a model reads.
 #[tokio::test]
