@@ -13,6 +13,11 @@
 //!   fragment parameters, sensitive header values and `name = value` assignments whose name
 //!   is sensitive.
 //!
+//! Every text is judged as a reader reads it: when it holds an escape, a character no
+//! reader sees or an inline tag inside a word, the reader's view (`escapes::View`) is
+//! matched first and a secret found there is replaced whole in the text as written, the
+//! invisible split included; then the text as written is scanned.
+//!
 //! Two entry points, one marker each: [`Redactor::redact_text`] writes [`TEXT_MARKER`]
 //! (`[REDACTED]`), [`Redactor::redact_url`] writes the URL-safe [`URL_MARKER`] (`REDACTED`) so
 //! that a URL stays a parseable URL. Names, `Bearer `/`Basic ` schemes, header names and PEM
@@ -43,7 +48,9 @@ use regex::{Regex, RegexBuilder};
 
 pub mod controls;
 mod escapes;
+mod prose;
 mod rules;
+pub mod unseen;
 
 pub use rules::{parse_gitleaks_rules, ExtraRule, RuleError};
 
@@ -73,9 +80,10 @@ pub struct Redactor {
     patterns: Vec<String>,
     /// Number of distinct secrets registered (for `Debug`).
     secrets: usize,
-    /// Leftmost-longest matcher over `patterns`, rebuilt by `add_secret`. `None` while no
-    /// secret is registered (or if building failed, in which case a slow fallback runs).
-    matcher: Option<Arc<AhoCorasick>>,
+    /// Leftmost-longest matcher over `patterns`, built on first use after `add_secret`
+    /// (so that registering many secrets builds it once). `None` inside while no secret is
+    /// registered (or if building failed, in which case a slow fallback runs).
+    matcher: std::sync::OnceLock<Option<Arc<AhoCorasick>>>,
     /// Operator rules (`[redaction] extra_rules`), applied after the built-in families.
     rules: Arc<Vec<ExtraRule>>,
 }
@@ -126,12 +134,24 @@ impl Redactor {
         }
         if added {
             self.secrets += 1;
-            self.matcher = AhoCorasick::builder()
-                .match_kind(MatchKind::LeftmostLongest)
-                .build(&self.patterns)
-                .ok()
-                .map(Arc::new);
+            self.matcher = std::sync::OnceLock::new();
         }
+    }
+
+    /// The literal matcher, built the first time it is needed after a change.
+    fn matcher(&self) -> Option<&AhoCorasick> {
+        self.matcher
+            .get_or_init(|| {
+                if self.patterns.is_empty() {
+                    return None;
+                }
+                AhoCorasick::builder()
+                    .match_kind(MatchKind::LeftmostLongest)
+                    .build(&self.patterns)
+                    .ok()
+                    .map(Arc::new)
+            })
+            .as_deref()
     }
 
     /// Add operator rules (see [`parse_gitleaks_rules`]); they apply wherever the built-in
@@ -147,6 +167,8 @@ impl Redactor {
     /// so that a key the caller put in the URL is scrubbed in every encoding a provider may
     /// echo it back in, not only where its parameter name is still visible.
     pub fn with_url_secrets(&self, url: &str) -> Redactor {
+        // Build the matcher before copying, so that every copy shares it.
+        let _ = self.matcher();
         let mut r = self.clone();
         if let Ok(u) = url::Url::parse(url) {
             if let Some(p) = u.password() {
@@ -214,7 +236,8 @@ impl Redactor {
         // a parameter that the round before could not see, and a second call must find
         // nothing left to do.
         let round = |u: &str| -> String {
-            let shapes = self.scan_all(u, URL_MARKER);
+            let viewed = self.view_pass(u, URL_MARKER);
+            let shapes = self.scan_all(viewed.as_deref().unwrap_or(u), URL_MARKER);
             redact_url_parts(&shapes, URL_MARKER).into_owned()
         };
         let mut out = round(url);
@@ -260,23 +283,39 @@ impl Redactor {
     /// Redact every string inside a JSON value in place (see
     /// [`redact_json_text`](Self::redact_json_text)).
     pub fn redact_json_value(&self, value: &mut serde_json::Value) {
+        self.redact_json_value_keeping(value, None);
+    }
+
+    /// [`redact_json_value`](Self::redact_json_value), leaving every string value equal to
+    /// `keep` as it is: a window of content that was redacted in the context of the whole
+    /// content. Judged again alone, its cut ends could read as the start or the end of a
+    /// token that the content does not hold (`sk_live_…` cut out of `xsk_live_…`), and the
+    /// window would no longer be its slice of the content.
+    pub fn redact_json_value_keeping(&self, value: &mut serde_json::Value, keep: Option<&str>) {
         use serde_json::Value;
         match value {
             Value::String(s) => {
+                if keep == Some(s.as_str()) {
+                    return;
+                }
                 if let Cow::Owned(r) = self.redact_str(s) {
                     *s = r;
                 }
             }
-            Value::Array(items) => items.iter_mut().for_each(|v| self.redact_json_value(v)),
+            Value::Array(items) => items
+                .iter_mut()
+                .for_each(|v| self.redact_json_value_keeping(v, keep)),
             Value::Object(map) => {
                 let old = std::mem::take(map);
                 for (key, mut v) in old {
                     if let Value::String(s) = &mut v {
-                        if let Some(r) = redact_pair_value(&key, s) {
-                            *s = r;
+                        if keep != Some(s.as_str()) {
+                            if let Some(r) = redact_pair_value(&key, s) {
+                                *s = r;
+                            }
                         }
                     }
-                    self.redact_json_value(&mut v);
+                    self.redact_json_value_keeping(&mut v, keep);
                     map.insert(self.redact_text(&key), v);
                 }
             }
@@ -352,51 +391,70 @@ impl Redactor {
     }
 
     fn redact_str<'t>(&self, text: &'t str) -> Cow<'t, str> {
-        let mut cur = self.scan_all(text, TEXT_MARKER);
-        // The reader's view: what the text says once Markdown, JSON and HTML escapes are
-        // undone and invisible characters dropped. Built only when the text holds one.
-        // Each round replaces, in the text, what the view shows to be a secret; the text is
-        // then scanned as written again (a marker can expose a neighbour) until both agree.
-        for _ in 0..4 {
-            let Some(view) = escapes::View::build(&cur) else {
+        // The reader's view first: what the text says once Markdown, JSON, HTML and
+        // percent escapes are undone and every character and inline tag no reader sees is
+        // dropped (built only when the text holds one). A token split by any of them is
+        // matched there whole, before the text as written is scanned: a match on the text
+        // as written would stop at the split, and the marker it leaves would hide the
+        // token's first half from the view while its second half stays readable. Then the
+        // text is scanned as written, and the two alternate (a marker can expose a
+        // neighbour) until the view finds nothing more.
+        let mut cur = Cow::Borrowed(text);
+        for round in 0..4 {
+            let by_view = self.view_pass(&cur, TEXT_MARKER);
+            let changed = by_view.is_some();
+            if let Some(v) = by_view {
+                cur = Cow::Owned(v);
+            }
+            if round > 0 && !changed {
                 break;
+            }
+            let scanned = match self.scan_all(&cur, TEXT_MARKER) {
+                Cow::Owned(s) => Some(s),
+                Cow::Borrowed(_) => None,
             };
-            let mut spans = Vec::new();
-            let _ = sweep(
-                &view.text,
-                TEXT_MARKER,
-                self.matcher.as_deref(),
-                None,
-                Some(&mut spans),
-            );
-            if !self.rules.is_empty() {
-                spans.extend(self.rule_spans(&view.text));
-                spans.sort_unstable();
+            if let Some(s) = scanned {
+                cur = Cow::Owned(s);
             }
-            if spans.is_empty() {
-                break;
-            }
-            let mut out = Out::new(&cur);
-            for (a, b) in spans {
-                let (a, b) = (view.src_pos(a), view.src_pos(b));
-                // The text between the inline tags the view removed is replaced piece by
-                // piece, the tags kept: the markup stays balanced, and a quote inside a tag's
-                // attributes is never swallowed.
-                let mut from = a;
-                let tags = view.tags_in(a, b);
-                let ends = tags.iter().copied().chain([(b, b)]);
-                for (to, next) in ends {
-                    // Never across a quote as written: it may close a JSON string.
-                    if to > from && !cur.get(from..to).is_some_and(unescaped_quote) {
-                        out.replace(from, to, TEXT_MARKER);
-                    }
-                    from = next;
-                }
-            }
-            let next = out.finish().into_owned();
-            cur = Cow::Owned(self.scan_all(&next, TEXT_MARKER).into_owned());
         }
         cur
+    }
+
+    /// What the reader's view of `text` shows to be a secret, replaced in `text` itself
+    /// (whole escapes and the unseen characters inside a token included); `None` when the
+    /// text has no view or its view holds no secret.
+    fn view_pass(&self, text: &str, marker: &str) -> Option<String> {
+        let view = escapes::View::build(text)?;
+        let mut spans = Vec::new();
+        let _ = sweep(&view.text, marker, self.matcher(), None, Some(&mut spans));
+        if !self.rules.is_empty() {
+            spans.extend(self.rule_spans(&view.text));
+            spans.sort_unstable();
+        }
+        if spans.is_empty() {
+            return None;
+        }
+        let mut out = Out::new(text);
+        for (a, b) in spans {
+            let (a, b) = (view.src_pos(a), view.src_pos(b));
+            // The text between the inline tags the view removed is replaced piece by
+            // piece, the tags kept: the markup stays balanced, and a quote inside a tag's
+            // attributes is never swallowed.
+            let mut from = a;
+            let tags = view.tags_in(a, b);
+            let ends = tags.iter().copied().chain([(b, b)]);
+            for (to, next) in ends {
+                // Never across a quote as written: it may close a JSON string.
+                if to > from && !text.get(from..to).is_some_and(unescaped_quote) {
+                    out.replace(from, to, marker);
+                }
+                from = next;
+            }
+        }
+        match out.finish() {
+            Cow::Owned(s) => Some(s),
+            Cow::Borrowed(_) => None,
+        }
     }
 
     /// Literals and shapes in one forward sweep, then the operator rules.
@@ -438,7 +496,7 @@ impl Redactor {
     }
 
     fn scan_shapes<'t>(&self, text: &'t str, marker: &str) -> Cow<'t, str> {
-        if self.matcher.is_none() && !self.patterns.is_empty() {
+        if self.matcher().is_none() && !self.patterns.is_empty() {
             // The matcher failed to build (never seen in practice): slow but safe.
             let mut lit = text.to_string();
             for p in &self.patterns {
@@ -448,7 +506,7 @@ impl Redactor {
             }
             return Cow::Owned(scan(&lit, marker, None).into_owned());
         }
-        scan(text, marker, self.matcher.as_deref())
+        scan(text, marker, self.matcher())
     }
 }
 
@@ -543,6 +601,11 @@ const PARTS: &[&str] = &[
     // A sensitive word ending a name, then `=` or `:` (URL parameters, assignments,
     // headers). The classifier reads the name backwards and the value forwards.
     r#"(?i-u:pass(?:word|wd|phrase)?|pwd|secret|token|key|auth(?:orization)?|cookie|credentials?|session(?:[_-]?id)?|sessid|sid|sig(?:nature)?|state|code|ticket|otp|hmac|verifier|assertion|saml(?:response|request))\\?["']?(?:\[[0-9]{0,3}\])?\]?[ \t]*(?:[:=]|%3[dD])"#,
+    // A sensitive word in prose, then blanks ("the password is …", "secret wJal…"); after
+    // the assignment above, which wins where both match. The classifier reads the words.
+    r"(?i-u:pass(?:word|wd|phrase)|secret|token|key|credentials?)[ \t]+",
+    // curl's basic-auth flag (`curl … -u USER:PASSWORD`, `--user=…`).
+    r"[ \t](?:-u|--user)(?:=|[ \t]{0,5})",
 ];
 
 /// `PARTS[VENDOR]`: the vendor tokens, from `do[opr]_v1_` to `pat...`. Each starts with a
@@ -1041,6 +1104,12 @@ fn classify(out: &mut Out<'_, '_>, s: usize, e: usize, marker: &str) -> Option<u
     if let Some(plen) = bearer_prefix(b) {
         return bearer(out, s, s + plen, marker);
     }
+    if b.len() >= 3 && matches!(b[0], b' ' | b'\t') && b[1] == b'-' {
+        return prose::curl_user(out, s, e, marker);
+    }
+    if matches!(b.last(), Some(b' ' | b'\t')) && b[0].is_ascii_alphabetic() {
+        return prose::prose(out, s, e, marker);
+    }
     if matches!(b.last(), Some(b':' | b'=')) {
         return assignment(out, s, e, marker);
     }
@@ -1105,19 +1174,22 @@ fn pem(out: &mut Out<'_, '_>, e: usize, marker: &str) -> Option<usize> {
     // strings of some serialized document, and the body must not swallow the quotes) or
     // another BEGIN line (then that END closes the later block).
     let end_line = found.filter(|&x| {
-        text.get(e..x)
-            .is_some_and(|between| !between.contains('"') && !between.contains("-----BEGIN"))
+        text.get(e..x).is_some_and(|between| {
+            !quote_outside_br(between.as_bytes()) && !between.contains("-----BEGIN")
+        })
     });
     let body_end = match end_line {
         Some(x) => x,
         None => {
             // Truncated key: take the run of base64, header and line-break characters (a
-            // backslash only as the start of an escaped `\n` or `\r`).
+            // backslash only as the start of an escaped `\n` or `\r` or of a Markdown hard
+            // break, a `<` only as the start of a `<br>`).
             let mut i = e;
             while i < window_end {
                 let c = bytes[i];
-                if c == b'\\' && matches!(bytes.get(i + 1), Some(b'n' | b'r')) {
-                    i += 2;
+                let br = line_break_at(bytes, i);
+                if br > 0 {
+                    i += br;
                 } else if c.is_ascii_alphanumeric()
                     || matches!(
                         c,
@@ -1133,7 +1205,8 @@ fn pem(out: &mut Out<'_, '_>, e: usize, marker: &str) -> Option<usize> {
         }
     };
     let body = text.get(e..body_end)?;
-    // A real PEM body starts on the next line.
+    // A real PEM body starts on the next line (after a newline, an escaped one, a `<br>`
+    // or a Markdown hard break).
     let lead = newline_prefix(body);
     if lead == 0 {
         return pem_one_line(out, e, body, end_line.is_some(), marker);
@@ -1166,12 +1239,7 @@ fn pem_one_line(
         if matches!(b[i], b' ' | b'\t') {
             return 1;
         }
-        for tag in ["<br>", "<br/>", "<br />", "<BR>", "<BR/>", "<BR />"] {
-            if b[i..].starts_with(tag.as_bytes()) {
-                return tag.len();
-            }
-        }
-        0
+        line_break_at(b, i)
     };
     let mut i = 0;
     let mut first = None;
@@ -1206,32 +1274,104 @@ fn pem_one_line(
     Some(e + last)
 }
 
-/// Length of the leading run of line breaks (real `\r`/`\n` or JSON-escaped `\n`/`\r`).
-fn newline_prefix(s: &str) -> usize {
-    let b = s.as_bytes();
-    let mut i = 0;
-    loop {
-        if i < b.len() && matches!(b[i], b'\r' | b'\n') {
-            i += 1;
-        } else if i + 1 < b.len() && b[i] == b'\\' && matches!(b[i + 1], b'n' | b'r') {
-            i += 2;
-        } else {
-            return i;
+/// The length of the line break starting at `b[i]`, as a reader of the output sees one: a
+/// real `\r\n`, `\n` or `\r`; JSON's escaped `\n` or `\r`; a Markdown hard break (a
+/// backslash before a newline); or a `<br>` tag (any case, `<br/>`, `<br />`, with
+/// attributes, at most 64 bytes), which is how forums and `nl2br` show a pasted key.
+/// 0 when none starts there.
+fn line_break_at(b: &[u8], i: usize) -> usize {
+    match b.get(i) {
+        Some(b'\r') => 1 + usize::from(b.get(i + 1) == Some(&b'\n')),
+        Some(b'\n') => 1,
+        Some(b'\\') => match b.get(i + 1) {
+            Some(b'n' | b'r' | b'\n') => 2,
+            Some(b'\r') => 2 + usize::from(b.get(i + 2) == Some(&b'\n')),
+            _ => 0,
+        },
+        Some(b'<') => {
+            if !b
+                .get(i + 1..i + 3)
+                .is_some_and(|n| n.eq_ignore_ascii_case(b"br"))
+            {
+                return 0;
+            }
+            match b.get(i + 3) {
+                Some(b'>') => 4,
+                Some(b'/' | b' ' | b'\t' | b'\r' | b'\n') => {
+                    let tail = &b[i + 3..b.len().min(i + 64)];
+                    match tail.iter().position(|&c| c == b'>' || c == b'<') {
+                        Some(k) if tail[k] == b'>' => 3 + k + 1,
+                        _ => 0,
+                    }
+                }
+                _ => 0,
+            }
         }
+        _ => 0,
     }
 }
 
+/// Does `b` hold a `"` outside a `<br …>` tag (whose attributes may be quoted)?
+fn quote_outside_br(b: &[u8]) -> bool {
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => return true,
+            b'<' => i += line_break_at(b, i).max(1),
+            _ => i += 1,
+        }
+    }
+    false
+}
+
+/// Length of the leading run of blanks and line breaks (see [`line_break_at`]) when it
+/// holds at least one line break; 0 otherwise.
+fn newline_prefix(s: &str) -> usize {
+    let b = s.as_bytes();
+    let (mut i, mut broke) = (0, false);
+    loop {
+        if matches!(b.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+            continue;
+        }
+        let n = line_break_at(b, i);
+        if n == 0 {
+            break;
+        }
+        broke = true;
+        i += n;
+    }
+    if broke {
+        i
+    } else {
+        0
+    }
+}
+
+/// Length of the trailing run of blanks and line breaks when it holds at least one line
+/// break; 0 otherwise.
 fn newline_suffix(s: &str) -> usize {
     let b = s.as_bytes();
-    let mut i = b.len();
-    loop {
-        if i > 0 && matches!(b[i - 1], b'\r' | b'\n') {
-            i -= 1;
-        } else if i >= 2 && b[i - 2] == b'\\' && matches!(b[i - 1], b'n' | b'r') {
-            i -= 2;
-        } else {
-            return b.len() - i;
+    let (mut i, mut content_end, mut broke) = (0, 0, false);
+    while i < b.len() {
+        if matches!(b[i], b' ' | b'\t') {
+            i += 1;
+            continue;
         }
+        let n = line_break_at(b, i);
+        if n > 0 {
+            i += n;
+            broke = true;
+            continue;
+        }
+        i += 1;
+        content_end = i;
+        broke = false;
+    }
+    if broke {
+        b.len() - content_end
+    } else {
+        0
     }
 }
 
@@ -1358,13 +1498,17 @@ fn token(out: &mut Out<'_, '_>, s: usize, e: usize, marker: &str) -> Option<usiz
         // pattern matched its head), and a few shapes need a look at their surroundings.
         let head = |p: &[u8]| m.starts_with(p);
         if head(b":AA") {
-            // Telegram bot token `123456789:AA...`: the bot id is part of it.
+            // Telegram bot token `123456789:AA...`: the bot id is part of it. In the Bot
+            // API's URLs it follows `bot` (`/bot123456789:AA.../sendMessage`).
             let mut i = s;
-            while i > 0 && s - i < 11 && bytes[i - 1].is_ascii_digit() {
+            while i > 0 && s - i < 17 && bytes[i - 1].is_ascii_digit() {
                 i -= 1;
             }
             let n = s - i;
-            if !(8..=10).contains(&n) || (i > 0 && is_name_byte(bytes[i - 1])) {
+            let after_bot = i >= 3
+                && bytes[i - 3..i].eq_ignore_ascii_case(b"bot")
+                && (i == 3 || !is_name_byte(bytes[i - 4]));
+            if !(5..=16).contains(&n) || (i > 0 && is_name_byte(bytes[i - 1]) && !after_bot) {
                 return None;
             }
             start = i;
@@ -1561,7 +1705,8 @@ fn unescaped_quote(seg: &str) -> bool {
 
 /// Is `b[i]` the `%` of a percent-escape `%XX`?
 fn pct_at(b: &[u8], i: usize) -> bool {
-    b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+    b.get(i) == Some(&b'%')
+        && b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
         && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
 }
 
@@ -3832,6 +3977,332 @@ mod tests {
         );
     }
 
+    /// Issue 24 (item 5): a compound parameter name percent-encoded inside another URL
+    /// (`%3Fapi_key%3D…`) was read from one character too late (`pi_key`): a name that
+    /// starts with a hex letter right after `%3F` looked like part of the escape.
+    #[test]
+    fn encoded_compound_parameter_names_are_read_whole() {
+        let r = Redactor::new();
+        for name in [
+            "api_key",
+            "client_secret",
+            "access_token",
+            "auth_token",
+            "db_password",
+            "x-api-key",
+            "token",
+        ] {
+            let url = format!(
+                "GET https://r.example/?u=https%3A%2F%2Fh.example%2Fp%3F{name}%3DS3cr3tValue9xyz%26x%3D1"
+            );
+            let out = r.redact_text(&url);
+            assert!(!out.contains("S3cr3tValue9xyz"), "{out}");
+            assert!(
+                out.contains(&format!("{name}%3D[REDACTED]%26x%3D1")),
+                "{out}"
+            );
+            let out = r.redact_url(&url[4..]);
+            assert!(!out.contains("S3cr3tValue9xyz"), "{out}");
+        }
+        // Not a sensitive name: kept.
+        let benign = "https://r.example/?u=https%3A%2F%2Fh%2Fp%3Fcategory%3Dbooks";
+        assert_eq!(r.redact_text(benign), benign);
+    }
+
+    /// Issue 24 (item 11): secrets a text names in prose, on a curl command line, or in a
+    /// Telegram Bot API URL were readable.
+    #[test]
+    fn held_out_secrets_are_caught() {
+        let r = Redactor::new();
+        let tg = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1";
+        let cases: &[(&str, &str)] = &[
+            ("the password is hunter2.", "the password is [REDACTED]."),
+            ("The admin Password was: Xk9#mP2$vL", "The admin Password was: [REDACTED]"),
+            (
+                "our API key is 'Sx9dK2mQ7vL4pR8t', keep it",
+                "our API key is '[REDACTED]', keep it",
+            ),
+            (
+                "access key AKIAIOSFODNN7EXAMPLF and secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY here",
+                "access key [REDACTED] and secret [REDACTED] here",
+            ),
+            (
+                "the session token k3VZ9mXq2LwP8nRt5YbH7jDf works",
+                "the session token [REDACTED] works",
+            ),
+            (
+                "curl -u ACCOUNT:Tk9x2LmQ8vR4pZ7w https://api.example.com/",
+                "curl -u ACCOUNT:[REDACTED] https://api.example.com/",
+            ),
+            (
+                "curl --user=admin:Zq8Xw7Vu6Ts5 -X POST https://x.example/",
+                "curl --user=admin:[REDACTED] -X POST https://x.example/",
+            ),
+            (
+                "$ curl -s \\\n    -u \"acct:tok3nV4lue99\" https://x.example/",
+                "$ curl -s \\\n    -u \"acct:[REDACTED]\" https://x.example/",
+            ),
+            ("curl -uacct:tok3nV4lue99 x", "curl -uacct:[REDACTED] x"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(&r.redact_text(input), want, "{input}");
+            assert_eq!(r.redact_text(want), *want, "idempotent: {want}");
+        }
+        let url = format!("https://api.telegram.org/bot{tg}/sendMessage?chat_id=42");
+        let out = r.redact_text(&format!("<a href=\"{url}\">send</a> {url}"));
+        assert!(
+            !out.contains("AAHdqTcv") && !out.contains("123456789"),
+            "{out}"
+        );
+        assert_eq!(
+            r.redact_url(&url),
+            "https://api.telegram.org/botREDACTED/sendMessage?chat_id=42"
+        );
+    }
+
+    /// ... and the prose, command lines and URLs that only look like them stay.
+    #[test]
+    fn held_out_lookalikes_stay() {
+        let r = Redactor::new();
+        for s in [
+            "the password is required",
+            "The token is valid for one hour.",
+            "the secret is base64-encoded",
+            "The key is stored in Vault.",
+            "The key is 42.",
+            "The secret is out.",
+            "the token is OAuth2.",
+            "the password is at least 12 characters long",
+            "The password is case-sensitive.",
+            "the password is hashed with SHA256",
+            "token 3f2a9c1d4e5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f",
+            "secret 550e8400-e29b-41d4-a716-446655440000",
+            "the token RefreshTokenV2Handler is a class",
+            "The next page token is CAESBggBEAIYAQ",
+            "Use the token field, a secret santa gift, Token Ring networks.",
+            "primary key abc123def456ghi789 in the table",
+            "git push -u origin main && ps -u root",
+            "curl -u user:password https://x.example/",
+            "curl -u \"$USER:$TOKEN\" https://x.example/",
+            "curl -u guest:guest http://localhost:15672/api/",
+            "curl -u admin:changeme https://x.example/",
+            "curl --user <user>:<password> https://x.example/",
+            "curly -u a:hunter2zz",
+            "https://t.me/bot12:AA",
+        ] {
+            assert_eq!(r.redact_text(s), s, "{s}");
+        }
+    }
+
+    /// The content window a tool result carries is kept as the lookup made it; every other
+    /// string is redacted as before.
+    #[test]
+    fn json_keeping_leaves_only_the_window() {
+        let r = Redactor::new();
+        let ghp = format!("ghp_{}", alnum(36, 601));
+        let window = "sk_live_51Hq8Wv2Lm4Xz7Pb3Nc6Rd9Tf".to_string();
+        let mut v = serde_json::json!({
+            "content": [{"json": {"url": format!("https://x/?token={ghp}")}}, {"text": window}],
+            "password": "hunter2hunter2",
+            "other": window.clone() + " ",
+        });
+        r.redact_json_value_keeping(&mut v, Some(&window));
+        assert_eq!(v["content"][1]["text"], window.as_str());
+        assert!(!v.to_string().contains(&ghp[4..]), "{v}");
+        assert_eq!(v["password"], "[REDACTED]");
+        assert_eq!(v["other"], "[REDACTED] ");
+    }
+
+    /// The seven kinds of private key header a page may carry.
+    const PEM_KINDS: &[&str] = &[
+        "RSA PRIVATE KEY",
+        "EC PRIVATE KEY",
+        "DSA PRIVATE KEY",
+        "OPENSSH PRIVATE KEY",
+        "PRIVATE KEY",
+        "ENCRYPTED PRIVATE KEY",
+        "PGP PRIVATE KEY BLOCK",
+    ];
+
+    /// Issue 24 (item 3): a private key whose lines are separated by `<br>` (how forums and
+    /// `nl2br` show a pasted key) came out whole in the Markdown output (`line  \n`) and in
+    /// `raw` (`<br />\n`). Every line break a reader sees separates its lines.
+    #[test]
+    fn pem_keys_with_lines_broken_by_br_or_markdown_are_redacted() {
+        let r = Redactor::new();
+        let lines: Vec<String> = (0..4).map(|i| alnum(64, 500 + i)).collect();
+        for (k, kind) in PEM_KINDS.iter().enumerate() {
+            for sep in [
+                "<br>",
+                "<br />\n",
+                "<br/>\n",
+                "<BR>\r\n",
+                "<br clear=\"all\">",
+                "  \n",
+                "\\\n",
+                "\n",
+                "\\n",
+                " <br>\n ",
+            ] {
+                let mut body = lines.clone();
+                body[3].truncate(20 + k);
+                body[3].push_str("==");
+                let key = format!(
+                    "-----BEGIN {kind}-----{sep}{}{sep}-----END {kind}-----",
+                    body.join(sep)
+                );
+                let out = r.redact_text(&format!("Key:\n{key}\nDone."));
+                for line in &lines {
+                    assert!(!out.contains(&line[..16]), "{kind} {sep:?}: {out}");
+                }
+                assert!(
+                    out.contains(&format!("-----BEGIN {kind}-----"))
+                        && out.contains(&format!("-----END {kind}-----"))
+                        && out.contains(TEXT_MARKER)
+                        && out.ends_with("\nDone."),
+                    "{kind} {sep:?}: {out}"
+                );
+                assert_eq!(r.redact_text(&out), out, "idempotent: {kind} {sep:?}");
+            }
+        }
+        // Cut before its END line, the `<br>` lines still go.
+        let cut = format!(
+            "-----BEGIN RSA PRIVATE KEY-----<br />\n{}<br />\n{}",
+            lines[0], lines[1]
+        );
+        let out = r.redact_truncated_tail(&cut);
+        assert!(!out.contains(&lines[1][..16]), "{out}");
+        // Prose with breaks near a header that is not a key stays.
+        let prose = "-----BEGIN PUBLIC KEY-----<br>MIIBIjANBgkq<br>-----END PUBLIC KEY-----";
+        assert_eq!(r.redact_text(prose), prose);
+    }
+
+    /// Issue 24 (items 1, 2): a token split by a character or markup no reader sees was
+    /// redacted up to the split, or not at all, and the rest stayed readable. The view is
+    /// matched first, so the token goes whole, the split with it.
+    #[test]
+    fn tokens_split_by_unseen_characters_are_replaced_whole() {
+        let r = Redactor::new();
+        let out =
+            r.redact_text("key xoxb-291333514093-&shy;6848001484442-WzBZAIggbO1OTXg2YUTs1dNm end");
+        assert_eq!(out, "key [REDACTED] end");
+        let tokens = [
+            "xoxb-291333514093-6848001484442-WzBZAIggbO1OTXg2YUTs1dNm".to_string(),
+            format!("sk-proj-{}", alnum(48, 411)),
+            format!("sk-ant-api03-{}AA", alnum(80, 412)),
+            format!("ghp_{}", alnum(36, 413)),
+            format!("AKIA{}", alnum(16, 414).to_ascii_uppercase()),
+        ];
+        let splits = [
+            "\u{AD}",
+            "&shy;",
+            "&#173;",
+            "\u{200B}",
+            "&#8203;",
+            "&#x200B;",
+            "\u{200C}",
+            "\u{200D}",
+            "\u{200E}",
+            "\u{200F}",
+            "\u{61C}",
+            "\u{2060}",
+            "\u{2061}",
+            "\u{2062}",
+            "\u{2063}",
+            "\u{2064}",
+            "\u{FEFF}",
+            "\u{34F}",
+            "\u{FE00}",
+            "\u{FE0F}",
+            "\u{E0100}",
+            "\u{E0001}",
+            "\u{E0041}",
+            "&#xE0041;",
+            "\u{202A}",
+            "\u{202E}",
+            "\u{2066}",
+            "\u{2069}",
+            "\u{3164}",
+            "\u{115F}",
+            "\u{FFA0}",
+            "\u{180E}",
+            "\u{7}",
+            "\u{1b}[0m",
+            "<!-- x -->",
+            "<wbr>",
+            "<x-k></x-k>",
+            "<foo>",
+        ];
+        for token in &tokens {
+            // Early (before any family's minimum length) and late (after it).
+            for at in [6, token.len() - 5] {
+                let (a, b) = token.split_at(at);
+                for split in splits {
+                    let input = format!("key {a}{split}{b} end");
+                    let out = r.redact_text(&input);
+                    assert!(
+                        out.starts_with("key [REDACTED]") && out.ends_with(" end"),
+                        "{input:?} -> {out:?}"
+                    );
+                    assert!(!out.contains(b) && !out.contains(a), "{input:?} -> {out:?}");
+                    assert_eq!(r.redact_text(&out), out, "idempotent: {input:?}");
+                }
+            }
+        }
+        // A configured secret and a URL parameter, split the same way.
+        let mut lit = Redactor::new();
+        lit.add_secret("team_prod_key_9f8e7d6c5b4a");
+        for split in splits {
+            let out = lit.redact_text(&format!("v team_prod_key{split}_9f8e7d6c5b4a ok"));
+            // Around markup the text is replaced piece by piece, the tags kept.
+            assert!(
+                out.starts_with("v [REDACTED]")
+                    && out.ends_with("[REDACTED] ok")
+                    && !out.contains("team_prod")
+                    && !out.contains("9f8e"),
+                "{split:?}: {out}"
+            );
+        }
+        let out = r.redact_url("https://x.example/?api_key=AbC9dEf8\u{200B}GhI7&page=2");
+        assert_eq!(out, "https://x.example/?api_key=REDACTED&page=2");
+    }
+
+    /// What the view drops is only matched across: a long token that is not a secret comes
+    /// back byte for byte, its invisible characters and markup included (DESIGN 12).
+    #[test]
+    fn unseen_characters_in_benign_text_are_kept() {
+        let r = Redactor::new();
+        for s in [
+            "commit 3f2a9c1d4e5b\u{AD}6a7f8e9d0c1b2a3f4e5d6c7b8a9f and more",
+            "id 550e8400-e29b-41d4\u{200B}-a716-446655440000",
+            "super\u{AD}cali\u{AD}fragilistic\u{200B}expiali\u{200D}docious",
+            "emoji 👩\u{200D}💻 and ❤\u{FE0F} and \u{200F}rtl mark",
+            "a&shy;b <x-k>custom</x-k> <foo>unknown</foo> word<wbr>break",
+            "100%25 and %41%42%43 and path%2Fsegment",
+        ] {
+            assert_eq!(r.redact_text(s), s, "{s:?}");
+        }
+    }
+
+    /// Issue 24 (item 12): `ghp%5F…` (a percent-encoded `_`) in a link or in text was not
+    /// redacted. A percent-encoded unreserved character reads as the character (RFC 3986).
+    #[test]
+    fn percent_encoded_unreserved_characters_are_read_decoded() {
+        let r = Redactor::new();
+        let body = alnum(36, 415);
+        let out = r.redact_text(&format!("see ghp%5F{body} now"));
+        assert_eq!(out, "see [REDACTED] now");
+        let out = r.redact_text(&format!("see gh%70%5f{body}"));
+        assert_eq!(out, "see [REDACTED]");
+        let url = format!("https://x.example/k/ghp%5F{body}?page=2");
+        let out = r.redact_url(&url);
+        assert_eq!(out, "https://x.example/k/REDACTED?page=2");
+        let out = r.redact_text(&format!("<a href=\"https://x.example/ghp%5F{body}\">x</a>"));
+        assert!(!out.contains(&body), "{out}");
+        let key = format!("sk%2Dproj%2D{}", alnum(40, 416));
+        assert_eq!(r.redact_text(&format!("k {key} .")), "k [REDACTED] .");
+    }
+
     #[test]
     fn benign_markup_is_byte_identical() {
         let r = Redactor::new();
@@ -4004,7 +4475,7 @@ mod tests {
         fn assert_send_sync<T: Send + Sync + Clone + Default>() {}
         assert_send_sync::<Redactor>();
         let r = Redactor::new();
-        assert!(r.patterns.is_empty() && r.matcher.is_none());
+        assert!(r.patterns.is_empty() && r.matcher.get().is_none());
     }
 
     #[test]

@@ -6,16 +6,17 @@
 //! [`Redactor`] over what a reader of the page sees, on the tree itself:
 //!
 //! - the text of each *inline run* (the text nodes between two block boundaries, across
-//!   inline elements such as `<b>`, `<code>` or `<a>`), concatenated the way a reader reads
-//!   it, with entities already decoded by the parser; a change is mapped back onto the
-//!   run's text nodes (see `redact_run`);
+//!   inline elements such as `<b>`, `<code>` or `<a>`, unknown and custom elements, and
+//!   comments), concatenated the way a reader reads it, with entities already decoded by
+//!   the parser; a change is mapped back onto the run's text nodes (see `redact_run`);
 //! - every attribute value the writers can print ([`PRINTED_ATTRS`]): link targets and
 //!   image sources (as URLs), tooltips and alt text (as text).
 //!
-//! Control characters and terminal escape sequences are removed from the same text
-//! ([`strip_controls`]): the writers drop a bare ESC but keep the rest of its sequence
-//! (`[2J`, `]52;c;…`), so it is done here, where the sequence is still whole (entities
-//! such as `&#27;` are decoded by then too).
+//! Control characters and terminal escape sequences (and tag and bidi control characters)
+//! are removed from the same text first ([`strip_controls`]): the writers drop a bare ESC
+//! but keep the rest of its sequence (`[2J`, `]52;c;…`), so it is done here, where the
+//! sequence is still whole (entities such as `&#27;` are decoded by then too), and before
+//! redaction, so that no removal can join a token after it was judged.
 //!
 //! What this module must never do: change a page that holds no secret (the redactor keeps
 //! benign text byte for byte, and unchanged runs are not written back), recurse (the walk
@@ -26,6 +27,7 @@ use std::borrow::Cow;
 use dom_query::{Document, NodeRef};
 
 use crate::redact::controls::strip_controls;
+use crate::redact::unseen::element_breaks_words;
 use crate::redact::Redactor;
 
 /// Attribute values the Markdown writer ([`crate::content::markdown`]) or the text writer can print: `href` and
@@ -41,14 +43,6 @@ const URL_ATTRS: &[&str] = &["href", "src"];
 /// Elements whose content neither writer prints: skipped. (A JSON-LD `<script>`, where
 /// readability may find the headline, is redacted like a block.)
 const SKIPPED: &[&str] = &["script", "style", "noscript", "template"];
-
-/// Elements a reader reads as part of the surrounding line: their text joins the run.
-/// Every other element (and `<br>`) ends a run.
-const INLINE: &[&str] = &[
-    "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "del", "dfn", "em", "font", "i",
-    "ins", "kbd", "label", "mark", "nobr", "q", "s", "samp", "small", "span", "strike", "strong",
-    "sub", "sup", "time", "tt", "u", "var", "wbr", "img",
-];
 
 enum Step<'a> {
     Visit(NodeRef<'a>),
@@ -73,10 +67,16 @@ pub fn redact_document(doc: &Document, redactor: &Redactor) {
             run.push(node);
             continue;
         }
+        if node.is_comment() || node.is_doctype() {
+            // Shows nothing, and a reader reads the text on both sides as one.
+            continue;
+        }
         let (skipped, inline) = match node.qual_name_ref() {
+            // Inline and unknown or custom elements (`<b>`, `<wbr>`, `<x-k>`) join the run;
+            // blocks, `<br>`, cells, items and form controls end it.
             Some(name) => (
                 SKIPPED.contains(&&*name.local) && !is_json_ld(&node),
-                INLINE.contains(&&*name.local),
+                !element_breaks_words(&name.local),
             ),
             // The document root and other non-elements: a container.
             None => (false, false),
@@ -114,12 +114,12 @@ fn redact_attrs(node: &NodeRef, redactor: &Redactor) {
         let Some(value) = node.attr(name) else {
             continue;
         };
+        let value_clean = strip_controls(&value);
         let redacted = if URL_ATTRS.contains(name) {
-            redactor.redact_url(&value)
+            redactor.redact_url(&value_clean)
         } else {
-            redactor.redact_text(&value)
+            redactor.redact_text(&value_clean)
         };
-        let redacted = strip_controls(&redacted).into_owned();
         if redacted != *value {
             node.set_attr(name, &redacted);
         }
@@ -163,14 +163,13 @@ fn redact_run(run: &[NodeRef], redactor: &Redactor) {
     }
 }
 
-/// `text` redacted, without control characters; borrowed when that changes nothing.
+/// `text` without control characters (and tag and bidi characters), then redacted (so
+/// that removing them cannot join a token after it was judged); borrowed when that
+/// changes nothing.
 fn clean<'t>(redactor: &Redactor, text: &'t str) -> Cow<'t, str> {
-    match redactor.redact_text_cow(text) {
-        Cow::Borrowed(same) => strip_controls(same),
-        Cow::Owned(redacted) => match strip_controls(&redacted) {
-            Cow::Borrowed(_) => Cow::Owned(redacted),
-            Cow::Owned(stripped) => Cow::Owned(stripped),
-        },
+    match strip_controls(text) {
+        Cow::Borrowed(same) => redactor.redact_text_cow(same),
+        Cow::Owned(stripped) => Cow::Owned(redactor.redact_text_cow(&stripped).into_owned()),
     }
 }
 

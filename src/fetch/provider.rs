@@ -595,8 +595,47 @@ fn tail(text: &str, max: usize) -> String {
     t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// How much of a command's stderr is kept for the detail (the rest is read and dropped).
-const STDERR_KEEP: u64 = 64 * 1024;
+/// How much of a command's stderr is kept for the detail: its last 64 KiB (the rest is
+/// read and dropped).
+const STDERR_KEEP: usize = 64 * 1024;
+
+/// Read all of `err`, keeping only its last [`STDERR_KEEP`] bytes (at most twice that in
+/// memory). Returns them and whether anything before them was dropped.
+async fn read_stderr_tail(err: &mut (impl tokio::io::AsyncRead + Unpin)) -> (Vec<u8>, bool) {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 8192];
+    let mut dropped = false;
+    loop {
+        match err.read(&mut chunk).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+        if buf.len() > 2 * STDERR_KEEP {
+            buf.drain(..buf.len() - STDERR_KEEP);
+            dropped = true;
+        }
+    }
+    if buf.len() > STDERR_KEEP {
+        buf.drain(..buf.len() - STDERR_KEEP);
+        dropped = true;
+    }
+    (buf, dropped)
+}
+
+/// The text of a kept stderr tail, from a boundary no token crosses: when the start of
+/// the stream was dropped, the partial word the cut fell in goes too, so that redaction
+/// sees every token whole or not at all. (A PEM block cut there has its BEGIN line out of
+/// the window, but the detail shows only the last 120 characters, a whole window later.)
+fn stderr_text(kept: &[u8], dropped: bool) -> String {
+    let from = if dropped {
+        kept.iter()
+            .position(|c| c.is_ascii_whitespace())
+            .map_or(kept.len(), |i| i + 1)
+    } else {
+        0
+    };
+    String::from_utf8_lossy(&kept[from..]).into_owned()
+}
 
 /// Run a command provider: no shell, null stdin, stdout captured up to the cap, stderr tail
 /// kept for the detail, killed at the deadline.
@@ -643,15 +682,14 @@ async fn run_command(
             }
             (buf, truncated)
         };
-        // Both pipes are drained at once, each bounded: stderr's first 64 KiB are kept
-        // and the rest is read and dropped, so a chatty child never blocks on a full pipe.
+        // Both pipes are drained at once, each bounded: stderr's last 64 KiB are kept
+        // (where a program says why it failed) and the rest is read and dropped, so a
+        // chatty child never blocks on a full pipe.
         let read_err = async {
-            let mut buf = Vec::new();
-            if let Some(err) = stderr.as_mut() {
-                let _ = err.take(STDERR_KEEP).read_to_end(&mut buf).await;
-                let _ = tokio::io::copy(err, &mut tokio::io::sink()).await;
+            match stderr.as_mut() {
+                Some(err) => read_stderr_tail(err).await,
+                None => (Vec::new(), false),
             }
-            buf
         };
         let ((out, truncated), err) = tokio::join!(read_out, read_err);
         if truncated {
@@ -670,9 +708,11 @@ async fn run_command(
         Ok((out, truncated, err, Ok(status))) => {
             if !status.success() && !truncated {
                 let exit = status.code().map_or(ExitKind::Signal, ExitKind::Code);
-                // Redact all of it first: cutting first would split a token or a PEM
-                // block past what the redactor recognises.
-                let stderr_tail = tail(&redactor.redact_text(&String::from_utf8_lossy(&err)), 120);
+                // Redact all that was kept, from a safe boundary, before the detail's cut:
+                // cutting first would split a token or a PEM block past what the
+                // redactor recognises.
+                let (kept, dropped) = err;
+                let stderr_tail = tail(&redactor.redact_text(&stderr_text(&kept, dropped)), 120);
                 return Err(Failure::new(FailureKind::CommandExit { exit, stderr_tail }));
             }
             Ok(Fetched {
@@ -688,6 +728,41 @@ async fn run_command(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stderr text starts at a word boundary once its head was dropped, so
+    /// no secret reaches the redactor cut.
+    #[test]
+    fn stderr_tail_starts_at_a_safe_boundary() {
+        assert_eq!(stderr_text(b"abc def\nghi", false), "abc def\nghi");
+        assert_eq!(stderr_text(b"ken_123\nerror: x", true), "error: x");
+        assert_eq!(stderr_text(b"yyyy ghp_x then\n", true), "ghp_x then\n");
+        assert_eq!(stderr_text(b"ken_123 and more", true), "and more");
+        assert_eq!(stderr_text(b"ken_123", true), "");
+    }
+
+    /// Issue 24 (item 4): stderr was cut at its first 64 KiB before redaction, so a token
+    /// straddling byte 65,536 showed 35 of its 36 characters in the detail. Now the last
+    /// 64 KiB are kept, from a safe boundary, and redacted whole.
+    #[tokio::test]
+    async fn stderr_keeps_its_end_and_never_a_cut_token() {
+        let token = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+        for after in ["", " then the program said: fatal error\n"] {
+            let mut err = vec![b'y'; 65_536 - 20];
+            err.extend_from_slice(format!(" {token}{after}").as_bytes());
+            let (kept, dropped) = read_stderr_tail(&mut err.as_slice()).await;
+            assert!(kept.len() <= STDERR_KEEP);
+            let text = stderr_text(&kept, dropped);
+            let detail = tail(&Redactor::new().redact_text(&text), 120);
+            assert!(!detail.contains(&token[4..24]), "{detail}");
+            assert!(detail.contains("[REDACTED]"), "{detail}");
+            assert!(detail.ends_with(after.trim_end()), "{detail}");
+        }
+        // A megabyte is read through, and only its end is kept.
+        let mut err = vec![b'x'; 1 << 20];
+        err.extend_from_slice(b"\nlast line");
+        let (kept, dropped) = read_stderr_tail(&mut err.as_slice()).await;
+        assert!(dropped && kept.len() == STDERR_KEEP && kept.ends_with(b"last line"));
+    }
 
     #[test]
     fn encode_component_is_one_component() {

@@ -341,7 +341,8 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<Done, AppErro
             if a.output == OutputFormat::Receipt {
                 printer.json(&result.receipt)
             } else {
-                printer.json(&result.into_tool_result(None))
+                let tool_result = result.into_tool_result(None);
+                printer.tool_result(&tool_result, &tool_result, false)
             }
         }
         OutputFormat::Text => {
@@ -357,7 +358,7 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<Done, AppErro
                         max_body
                     ));
                 }
-                printer.text(&result.text)
+                printer.content_window(&result.text)
             } else {
                 printer.err_line(&failure);
                 Ok(())
@@ -515,9 +516,11 @@ fn tool(g: &GlobalArgs, layout: Layout) -> Result<Done, AppError> {
     let result = rt.block_on(engine.answer(request));
     let done = Done::from_ok(result.is_success());
     let _ = match envelope {
-        Envelope::Plain => printer.json(&result),
+        Envelope::Plain => printer.tool_result(&result, &result, false),
         // Bedrock Converse: the same shape it was given, one level down.
-        Envelope::Converse => printer.json(&serde_json::json!({ "toolResult": result })),
+        Envelope::Converse => {
+            printer.tool_result(&serde_json::json!({ "toolResult": result }), &result, false)
+        }
     };
     Ok(done)
 }

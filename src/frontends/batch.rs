@@ -335,7 +335,7 @@ pub async fn run(
             // up this writer only, never an async worker, so Ctrl-C is still heard. The bar
             // steps aside while a line is written, so a terminal showing both streams never
             // gets a bar glued into the NDJSON.
-            let line = printer.prepare_json_line(&result);
+            let line = printer.prepare_tool_result_line(&result);
             let (p, b) = (printer.clone(), writer_bar.clone());
             let written = tokio::task::spawn_blocking(move || match &b {
                 Some(b) => b.suspend(|| p.write_prepared(&line)),

@@ -416,9 +416,15 @@ pub fn call_tool_result(
     } else {
         CallToolResult::structured_error(structured)
     };
-    out.content.push(ContentBlock::text(
-        strip_controls(&redactor.redact_text(result.text())).into_owned(),
-    ));
+    // The content window of a success was redacted by the lookup in the context of the
+    // whole content; judged again alone, its cut ends could change (see
+    // `Printer::tool_result`). A failure line is redacted here like everything else.
+    let text = strip_controls(result.text());
+    out.content.push(ContentBlock::text(if result.is_success() {
+        text.into_owned()
+    } else {
+        redactor.redact_text(&text)
+    }));
     Ok(out)
 }
 
@@ -447,7 +453,7 @@ impl Server {
         };
         if name != spec::TOOL_NAME {
             let name = clip_chars(
-                &strip_controls(&self.printer.redactor().redact_text(name)),
+                &self.printer.redactor().redact_text(&strip_controls(name)),
                 MAX_ECHO_CHARS,
             );
             return Err(ErrorData::invalid_params(
@@ -543,7 +549,10 @@ impl ServerHandler for Server {
                 format!(
                     "method not found: {}",
                     clip_chars(
-                        &strip_controls(&self.printer.redactor().redact_text(&request.method)),
+                        &self
+                            .printer
+                            .redactor()
+                            .redact_text(&strip_controls(&request.method)),
                         MAX_ECHO_CHARS
                     )
                 ),

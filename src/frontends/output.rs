@@ -1,7 +1,10 @@
 //! The one writer. Every byte vetch prints leaves through a [`Printer`], which runs it
 //! through the redactor first: stdout (tool results, receipts, text, NDJSON lines) and
 //! stderr (diagnostics, errors). Values are already redacted where they are made
-//! (`lookup`); this is the choke point that catches whatever was not.
+//! (`lookup`); this is the choke point that catches whatever was not. One exception: the
+//! content window of a successful lookup, which the lookup redacted in the context of its
+//! whole content, is not judged again out of that context (its cut ends could then read
+//! as a token, and the window would differ from its slice of the hashed content).
 //!
 //! Nothing a page or a server sends may drive the reader's terminal or smuggle invisible
 //! instructions to a model: [`strip_controls`] removes C0/C1 control characters (all but
@@ -15,6 +18,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
+use crate::model::receipt::ToolResult;
 use crate::redact::controls::{strip_controls, strip_controls_json};
 use crate::redact::Redactor;
 
@@ -72,9 +76,20 @@ impl Printer {
     /// Redaction runs on the values, not on the serialized text, so a replacement can never
     /// cut a JSON escape sequence in half.
     pub fn json_string<T: Serialize>(&self, value: &T, layout: Layout) -> String {
+        self.json_string_keeping(value, layout, None)
+    }
+
+    /// [`json_string`](Self::json_string), leaving a string equal to `window` unredacted
+    /// (see [`Printer::tool_result`]).
+    fn json_string_keeping<T: Serialize>(
+        &self,
+        value: &T,
+        layout: Layout,
+        window: Option<&str>,
+    ) -> String {
         let v = match serde_json::to_value(value) {
             Ok(mut v) => {
-                self.redactor.redact_json_value(&mut v);
+                self.redactor.redact_json_value_keeping(&mut v, window);
                 strip_controls_json(&mut v);
                 v
             }
@@ -127,6 +142,41 @@ impl Printer {
             }
         };
         std::process::exit(i32::from(code))
+    }
+
+    /// A tool result made into its line now (see [`Printer::tool_result`]), to be written
+    /// later with [`Printer::write_prepared`] (a batch writes on a blocking thread).
+    pub fn prepare_tool_result_line(&self, result: &ToolResult) -> PreparedLine {
+        let window = result.is_success().then(|| result.text());
+        PreparedLine(self.json_string_keeping(result, Layout::Compact, window))
+    }
+
+    /// Print a tool result (`value` is the result, or an envelope around it), every string
+    /// redacted except the content window of a success: the lookup redacted that in the
+    /// context of the whole content, and judging it again alone could change its cut ends
+    /// (see [`Redactor::redact_json_value_keeping`]), so that it would no longer be the
+    /// slice of the content that `content_sha256` describes. `compact` forces one line.
+    pub fn tool_result<T: Serialize>(
+        &self,
+        value: &T,
+        result: &ToolResult,
+        compact: bool,
+    ) -> Result<(), Closed> {
+        let layout = if compact {
+            Layout::Compact
+        } else {
+            self.layout
+        };
+        let window = result.is_success().then(|| result.text());
+        let s = self.json_string_keeping(value, layout, window);
+        self.raw_line(&s)
+    }
+
+    /// Print the content window of a successful lookup (`-o text`): not redacted again,
+    /// for the reason given at [`Printer::tool_result`] (the lookup redacted it in the
+    /// context of the whole content); control characters are still removed.
+    pub fn content_window(&self, window: &str) -> Result<(), Closed> {
+        self.raw_line(&strip_controls(window))
     }
 
     /// Print text vetch composed itself, with its own colour codes, redacted but not

@@ -301,9 +301,9 @@ impl Engine {
     /// A refusal before any attempt (`invalid_input`).
     fn invalid(&self, url: Option<&str>, why: &str, start: Instant, max_attempts: u32) -> Lookup {
         let r = self.redactor();
-        let detail = clip_chars(&strip_controls(&r.redact_text(why)), 300);
+        let detail = clip_chars(&r.redact_text(&strip_controls(why)), 300);
         let mut receipt = Receipt::start(
-            url.map(|u| strip_controls(&r.redact_url(u)).into_owned())
+            url.map(|u| r.redact_url(&strip_controls(u)))
                 .unwrap_or_default(),
             max_attempts,
             self.providers.len() as u32,
@@ -404,7 +404,9 @@ impl Engine {
                 p.kind().as_str()
             ));
             if self.settings.verbosity() >= 2 {
-                self.say(&self.request_line(&p.name, fetch_url, allowed));
+                // With this lookup's redactor, which knows the requested URL's own secrets
+                // in every encoding a template may put them in.
+                self.say(&redactor.redact_text(&self.request_line(&p.name, fetch_url, allowed)));
             }
             let fetch = p.fetch(
                 &target,
@@ -482,7 +484,7 @@ impl Engine {
                 Err(f) => (f.outcome(), f.http_status, f.kind.to_string()),
             };
             let detail = clip_chars(
-                &strip_controls(&redactor.redact_text(&detail)),
+                &redactor.redact_text(&strip_controls(&detail)),
                 MAX_DETAIL_CHARS,
             );
             self.say(&format!(
@@ -509,7 +511,7 @@ impl Engine {
         let r = &redactor;
         let mut found_evidence = None;
         let mut receipt = Receipt::start(
-            strip_controls(&r.redact_url(&req.url)).into_owned(),
+            r.redact_url(&strip_controls(&req.url)),
             req.max_attempts,
             self.providers.len() as u32,
         );
@@ -565,7 +567,7 @@ impl Engine {
         }
     }
 
-    /// `-vv`: what an attempt is about to send (the printer redacts it).
+    /// `-vv`: what an attempt is about to send (the caller redacts it, and the printer).
     fn request_line(&self, name: &str, url: &str, allowed: Duration) -> String {
         use crate::fetch::spec::ProviderDetail;
         let spec = self.settings.providers().iter().find(|s| s.name == name);
@@ -753,14 +755,16 @@ impl Job {
         }
         let seen = extracted.visible;
         let mut hidden_content = extracted.hidden_content;
-        let mut text = final_redaction(&self.redactor, extracted.text, kind);
+        // Controls, tag characters and bidi controls go before the last redaction, so that
+        // removing them can never join the halves of a token after it was judged.
+        let text = owned_unless_changed(extracted.text, strip_controls);
+        let mut text = final_redaction(&self.redactor, text, kind);
         if self.fetched.truncated {
             text = self.redactor.redact_truncated_tail(&text);
         }
-        let text = owned_unless_changed(text, strip_controls);
         let title = extracted
             .title
-            .map(|t| clip_chars(&strip_controls(&self.redactor.redact_text(&t)), 300));
+            .map(|t| clip_chars(&self.redactor.redact_text(&strip_controls(&t)), 300));
         // The detector weighs markers against all the text the page shows. A page whose
         // extracted text is long is never an interstitial, so the whole-page measure is
         // only computed for short results, and for pages whose text was hidden by markup
@@ -860,7 +864,7 @@ impl Job {
                 kind: f.kind(self.fetched.truncated.then_some(self.fetched.body.len())),
                 http_status: status,
             })?;
-        let text = strip_controls(&self.redactor.redact_text(&doc.text)).into_owned();
+        let text = self.redactor.redact_text(&strip_controls(&doc.text));
         let title = doc
             .title
             .map(|t| clip_chars(&self.redactor.redact_text(&t), 300));

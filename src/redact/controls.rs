@@ -1,12 +1,15 @@
 //! Control characters: nothing a page or a server sends may drive the reader's terminal or
 //! smuggle invisible instructions to a model. [`strip_controls`] removes C0/C1 control
-//! characters (all but newline and tab) and whole terminal escape sequences; the lookup
-//! applies it to every text, title and detail it makes, the DOM pass to the page before
-//! conversion, and the printer once more to everything it writes.
+//! characters (all but newline and tab), whole terminal escape sequences, Unicode tag
+//! characters and bidi embedding, override and isolate controls (see
+//! [`super::unseen::is_hidden_channel`]); the lookup applies it to every text, title and
+//! detail it makes, the DOM pass to the page before conversion, and the printer once more
+//! to everything it writes.
 
 use std::borrow::Cow;
-use std::iter::Peekable;
 use std::str::Chars;
+
+use super::unseen::is_hidden_channel;
 
 /// How far an escape string (OSC, DCS, APC, PM, SOS) is searched for its terminator. An
 /// unterminated one loses only its introducer, not the rest of the text.
@@ -15,59 +18,89 @@ const MAX_ESCAPE_STRING: usize = 4096;
 /// `text` without control characters other than `\n` and `\t`: C0 controls, DEL and C1
 /// controls go, and so does every terminal escape sequence they start (CSI `ESC [ … final`,
 /// OSC `ESC ] … BEL` or `ESC \\`, DCS/APC/PM/SOS strings, two-byte `ESC X`; and their C1
-/// forms). A lone `\r` becomes `\n` (it would let a line overwrite the one before it on a
-/// terminal); `\r\n` becomes `\n`. Text without controls comes back borrowed.
+/// forms). Tag characters and bidi embedding, override and isolate controls go too. A
+/// lone `\r` becomes `\n` (it would let a line overwrite the one before it on a
+/// terminal); `\r\n` becomes `\n`. Text without any of these comes back borrowed.
 pub fn strip_controls(text: &str) -> Cow<'_, str> {
     if !has_controls(text) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
+    let mut chars = text.chars();
     while let Some(c) = chars.next() {
         match c {
             '\n' | '\t' => out.push(c),
             '\r' => {
-                if chars.peek() != Some(&'\n') {
+                if peek(&chars) != Some('\n') {
                     out.push('\n');
                 }
             }
-            '\u{1b}' => match chars.peek().copied() {
-                Some('[') => {
-                    chars.next();
-                    skip_csi(&mut chars);
-                }
-                Some(']' | 'P' | 'X' | '^' | '_') => {
-                    chars.next();
-                    skip_string(&mut chars);
-                }
-                Some(' '..='/') => {
-                    // nF: intermediates, then one final byte.
-                    while chars.peek().is_some_and(|c| (' '..='/').contains(c)) {
-                        chars.next();
-                    }
-                    if chars.peek().is_some_and(|c| ('0'..='~').contains(c)) {
-                        chars.next();
-                    }
-                }
-                Some('0'..='~') => {
-                    chars.next();
-                }
-                _ => {}
-            },
-            '\u{9b}' => skip_csi(&mut chars),
-            '\u{90}' | '\u{98}' | '\u{9d}' | '\u{9e}' | '\u{9f}' => skip_string(&mut chars),
-            c if c.is_control() => {}
+            c if c.is_control() => skip_sequence(c, &mut chars),
+            c if is_hidden_channel(c) => {}
             c => out.push(c),
         }
     }
     Cow::Owned(out)
 }
 
+/// The byte length of what [`strip_controls`] removes at the start of `s`: a control
+/// character with the escape sequence it introduces, or a tag or bidi character; 0 when
+/// `s` starts with anything else (`\r`, which becomes `\n`, included).
+pub fn removed_len(s: &str) -> usize {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some('\n' | '\t' | '\r') | None => 0,
+        Some(c) if c.is_control() => {
+            skip_sequence(c, &mut chars);
+            s.len() - chars.as_str().len()
+        }
+        Some(c) if is_hidden_channel(c) => c.len_utf8(),
+        Some(_) => 0,
+    }
+}
+
+fn peek(chars: &Chars) -> Option<char> {
+    chars.clone().next()
+}
+
+/// After the control character `c`: skip the rest of the escape sequence it starts.
+fn skip_sequence(c: char, chars: &mut Chars) {
+    match c {
+        '\u{1b}' => match peek(chars) {
+            Some('[') => {
+                chars.next();
+                skip_csi(chars);
+            }
+            Some(']' | 'P' | 'X' | '^' | '_') => {
+                chars.next();
+                skip_string(chars);
+            }
+            Some(' '..='/') => {
+                // nF: intermediates, then one final byte.
+                while peek(chars).is_some_and(|c| (' '..='/').contains(&c)) {
+                    chars.next();
+                }
+                if peek(chars).is_some_and(|c| ('0'..='~').contains(&c)) {
+                    chars.next();
+                }
+            }
+            Some('0'..='~') => {
+                chars.next();
+            }
+            _ => {}
+        },
+        '\u{9b}' => skip_csi(chars),
+        '\u{90}' | '\u{98}' | '\u{9d}' | '\u{9e}' | '\u{9f}' => skip_string(chars),
+        _ => {}
+    }
+}
+
 /// Does `text` hold a character [`strip_controls`] removes or rewrites (a control other
-/// than `\n` and `\t`)? The same answer as `text.chars().any(..)`, from a byte scan: a C0
-/// control or DEL is one ASCII byte (never part of a longer character), and a C1 control
-/// (U+0080..U+009F) is the two bytes `C2 80`..`C2 9F`. Chunks without such a byte or a
-/// `C2` are passed over without decoding (the per-chunk test has no branch, so it
+/// than `\n` and `\t`, a tag character or a bidi control)? The same answer as
+/// `text.chars().any(..)`, from a byte scan: a C0 control or DEL is one ASCII byte (never
+/// part of a longer character), a C1 control (U+0080..U+009F) is the two bytes `C2 80`..
+/// `C2 9F`, a bidi control starts with `E2` and a tag character with `F3`. Chunks without
+/// such a byte are passed over without decoding (the per-chunk test has no branch, so it
 /// vectorises); a chunk with one is decoded, chars whole, to decide.
 fn has_controls(text: &str) -> bool {
     const CHUNK: usize = 32;
@@ -81,14 +114,20 @@ fn has_controls(text: &str) -> bool {
         text.get(from..to)
             .unwrap_or(text)
             .chars()
-            .any(|c| c.is_control() && c != '\n' && c != '\t')
+            .any(|c| (c.is_control() && c != '\n' && c != '\t') || is_hidden_channel(c))
     };
     let mut chunks = b.chunks_exact(CHUNK);
     let mut at = 0;
     for chunk in &mut chunks {
         let mut hit = 0u8;
         for &x in chunk {
-            hit |= u8::from(((x < 0x20) & (x != b'\n') & (x != b'\t')) | (x == 0x7f) | (x == 0xc2));
+            hit |= u8::from(
+                ((x < 0x20) & (x != b'\n') & (x != b'\t'))
+                    | (x == 0x7f)
+                    | (x == 0xc2)
+                    | (x == 0xe2)
+                    | (x == 0xf3),
+            );
         }
         if hit != 0 && slow(at, at + CHUNK) {
             return true;
@@ -99,35 +138,32 @@ fn has_controls(text: &str) -> bool {
 }
 
 /// The rest of a CSI sequence: parameter and intermediate bytes, then one final byte.
-fn skip_csi(chars: &mut Peekable<Chars>) {
-    while chars.peek().is_some_and(|c| (' '..='?').contains(c)) {
+fn skip_csi(chars: &mut Chars) {
+    while peek(chars).is_some_and(|c| (' '..='?').contains(&c)) {
         chars.next();
     }
-    if chars.peek().is_some_and(|c| ('@'..='~').contains(c)) {
+    if peek(chars).is_some_and(|c| ('@'..='~').contains(&c)) {
         chars.next();
     }
 }
 
 /// The rest of an escape string up to its terminator (BEL, `ESC \\` or ST), when one comes
 /// within [`MAX_ESCAPE_STRING`] characters; otherwise nothing is skipped.
-fn skip_string(chars: &mut Peekable<Chars>) {
+fn skip_string(chars: &mut Chars) {
     let mut ahead = chars.clone();
     let mut n = 0usize;
     while let Some(c) = ahead.next() {
         n += 1;
         let end = match c {
             '\u{7}' | '\u{9c}' => true,
-            '\u{1b}' if ahead.peek() == Some(&'\\') => {
+            '\u{1b}' if peek(&ahead) == Some('\\') => {
                 ahead.next();
-                n += 1;
                 true
             }
             _ => false,
         };
         if end {
-            for _ in 0..n {
-                chars.next();
-            }
+            *chars = ahead;
             return;
         }
         if n >= MAX_ESCAPE_STRING {
@@ -185,21 +221,83 @@ mod tests {
                 "unterminated 0;keep this",
             ),
             ("é 日本 \u{200b}", "é 日本 \u{200b}"),
+            // Tag characters (hidden ASCII) and bidi overrides go; marks, joiners and
+            // variation selectors, which real text uses, stay.
+            (
+                "say\u{E0001}\u{E0069}\u{E0067}\u{E006E}\u{E007F} hi",
+                "say hi",
+            ),
+            ("a\u{202E}cba\u{202C} \u{2067}x\u{2069}", "acba x"),
+            (
+                "\u{200E}\u{200F}\u{200D}\u{FE0F}\u{E0100}",
+                "\u{200E}\u{200F}\u{200D}\u{FE0F}\u{E0100}",
+            ),
         ];
         for (input, want) in cases {
             assert_eq!(strip_controls(input), *want, "{input:?}");
         }
         assert!(matches!(strip_controls("calm"), Cow::Borrowed(_)));
+        assert!(matches!(
+            strip_controls("“quoted” — dash"),
+            Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn removed_len_measures_what_strip_removes() {
+        for (s, want) in [
+            ("\u{1b}[2Jrest", 4),
+            ("\u{1b}]0;t\u{7}rest", 6),
+            ("\u{7}x", 1),
+            ("\u{202E}x", 3),
+            ("\u{E0041}x", 4),
+            ("\rx", 0),
+            ("\nx", 0),
+            ("x", 0),
+            ("", 0),
+        ] {
+            assert_eq!(removed_len(s), want, "{s:?}");
+            let stripped = strip_controls(s);
+            if want > 0 {
+                assert_eq!(&*stripped, &s[want..], "{s:?}");
+            }
+        }
     }
 
     /// The byte scan agrees with decoding every char, wherever a control stands (chunk
     /// edges included), beside multi-byte characters that share its lead byte.
     #[test]
     fn control_scan_agrees_with_char_scan() {
-        let slow = |t: &str| t.chars().any(|c| c.is_control() && c != '\n' && c != '\t');
+        let slow = |t: &str| {
+            t.chars()
+                .any(|c| (c.is_control() && c != '\n' && c != '\t') || is_hidden_channel(c))
+        };
         let pieces = [
-            "a", " ", "\n", "\t", "\u{a0}", "\u{bf}", "\u{80}", "\u{9f}", "\u{85}", "\u{1b}",
-            "\u{7f}", "\u{0}", "\r", "é", "日", "\u{2028}", "\u{c2}", "\u{100}", "😀",
+            "a",
+            " ",
+            "\n",
+            "\t",
+            "\u{a0}",
+            "\u{bf}",
+            "\u{80}",
+            "\u{9f}",
+            "\u{85}",
+            "\u{1b}",
+            "\u{7f}",
+            "\u{0}",
+            "\r",
+            "é",
+            "日",
+            "\u{2028}",
+            "\u{c2}",
+            "\u{100}",
+            "😀",
+            "\u{202e}",
+            "\u{2069}",
+            "\u{2014}",
+            "\u{e0041}",
+            "\u{e0100}",
+            "\u{f3a0}",
         ];
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for len in 0..300 {
@@ -217,7 +315,14 @@ mod tests {
             }
         }
         for n in 0..200 {
-            for p in ["\u{85}", "\u{1f}", "\u{7f}", "\u{a0}"] {
+            for p in [
+                "\u{85}",
+                "\u{1f}",
+                "\u{7f}",
+                "\u{a0}",
+                "\u{202a}",
+                "\u{e007f}",
+            ] {
                 let t = format!("{}{p}{}", "y".repeat(n), "z".repeat(n % 7));
                 assert_eq!(has_controls(&t), slow(&t), "{t:?}");
             }

@@ -2,10 +2,11 @@
 //!
 //! A converter escapes characters a secret is made of (`ghp\_abc`, `api&#95;key`,
 //! `"api\u005fkey"`) and a page can hide invisible characters inside a token (a soft hyphen,
-//! a zero-width space). Matching on the text as written misses all of them, yet a reader
-//! (or a model) reads the secret at once. [`View::build`] undoes those escapes into a second
-//! string and keeps a sparse map back to the original bytes, so that a span matched on the
-//! view can be replaced in the original.
+//! a zero-width space, a tag character). Matching on the text as written misses all of
+//! them, yet a reader (or a model) reads the secret at once. [`View::build`] undoes those
+//! escapes into a second string and keeps a sparse map back to the original bytes, so that
+//! a span matched on the view can be replaced in the original, the dropped characters with
+//! it.
 //!
 //! What is undone:
 //! - a backslash before ASCII punctuation (every CommonMark escape, and JSON's `\/` `\"`
@@ -13,32 +14,35 @@
 //! - JSON `\uXXXX` (surrogate pairs joined): the character;
 //! - HTML numeric references (`&#95;`, `&#x5f;`, with or without `;`) and the named
 //!   references of ASCII punctuation (`&lowbar;`, `&period;`, `&colon;`, `&sol;`, ...);
-//! - soft hyphen U+00AD, zero-width space/non-joiner/joiner U+200B–U+200D, word joiner
-//!   U+2060 and U+FEFF: removed;
+//! - a percent-encoded unreserved character (`%5F`, `%2D`, `%2E`, `%7E`, a letter or a
+//!   digit): the character, which RFC 3986 (2.3) says it is equivalent to, so
+//!   `ghp%5Fabc` reads `ghp_abc`;
+//! - every character no reader sees ([`is_unseen`]: format characters, variation
+//!   selectors, the combining grapheme joiner, tag characters, Hangul fillers, controls,
+//!   with the terminal escape sequence a control starts): removed, raw or as a reference;
 //! - a run of inline HTML tags (`<b>`, `</em>`, `<span class="x">`, `<a href=…>`, `<wbr>`,
-//!   ... see [`INLINE_TAGS`]) or comments (`<!-- x -->`) standing between two token
-//!   characters, as in `ghp_abc<b>def</b>ghi`: removed, since a browser shows one word. Block tags (`<p>`,
-//!   `<div>`, `<br>`, ...) and inline tags with a space or punctuation on either side stay
-//!   as written, so words never join across `</p><p>` and ordinary markup keeps the fast
-//!   path. The source ranges of removed tags are kept ([`View::tags_in`]) so that a caller
-//!   can replace the text around them and keep the markup.
+//!   unknown and custom elements such as `<x-k>`, ... everything but
+//!   [`element_breaks_words`]) or comments (`<!-- x -->`) standing between two token
+//!   characters, as in `ghp_abc<b>def</b>ghi`: removed, since a browser shows one word.
+//!   Block tags (`<p>`, `<div>`, `<br>`, ...) and inline tags with a space or punctuation on
+//!   either side stay as written, so words never join across `</p><p>` and ordinary markup
+//!   keeps the fast path. The source ranges of removed tags are kept ([`View::tags_in`]) so
+//!   that a caller can replace the text around them and keep the markup.
 //!
 //! What is NOT undone, on purpose: `&amp;` (no token family contains `&`, and the URL
 //! classifier already reads `&amp;` as a query separator; leaving it keeps ordinary HTML on
 //! the fast path), `\n`/`\t`/`\r` (the PEM and value classifiers read them as written), and
-//! percent-encoding (handled where URLs are parsed).
+//! percent-encoded reserved characters (`%3D`, `%2F`, `%26`: they would change how a URL
+//! reads; they are handled where URLs are parsed).
 //!
 //! Must never: panic on any input, or build a view when nothing would change (the caller's
 //! fast path depends on [`View::build`] returning `None` for ordinary text).
 
-/// Characters a page may slip into a token that no reader sees.
-const INVISIBLE: &[char] = &[
-    '\u{AD}', '\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{FEFF}',
-];
+use super::controls::removed_len;
+use super::unseen::{element_breaks_words, is_unseen, may_be_unseen, UNSEEN_LEADS};
 
-/// Inline HTML elements: a browser renders their tags without a break, so text on both
-/// sides reads as one word. Matched case-insensitively, opening or closing, attributes
-/// allowed.
+/// The inline HTML elements, for the tests: a browser renders their tags without a break.
+#[cfg(test)]
 pub(super) const INLINE_TAGS: &[&str] = &[
     "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "font", "i", "ins",
     "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "tt", "u",
@@ -47,6 +51,8 @@ pub(super) const INLINE_TAGS: &[&str] = &[
 
 /// The longest tag the view removes: a longer one stays as written.
 const MAX_TAG_LEN: usize = 512;
+/// The longest element name read.
+const MAX_NAME_LEN: usize = 64;
 
 /// Named HTML references that stand for ASCII punctuation (HTML's own table), plus the
 /// markup ones.
@@ -121,9 +127,9 @@ impl View {
         let mut view: Option<View> = None;
         let mut copied = 0;
         let mut from = 0;
-        // A plain byte search (it vectorises): `\`, `&`, `<`, and the lead bytes of the
-        // invisible characters (U+00AD is C2 AD; U+200B-D, U+2060 start E2; U+FEFF is
-        // EF BB BF). A `<` is dismissed at once unless a token character precedes it.
+        // A plain byte search (it vectorises): `\\`, `&`, `<`, `%`, ASCII controls, and the
+        // lead bytes of the unseen characters, confirmed by their second byte. A `<` is
+        // dismissed at once unless a token character precedes it.
         while let Some(at) = next_trigger(bytes, from) {
             from = at + 1;
             if at < copied {
@@ -143,7 +149,7 @@ impl View {
             v.text.push_str(&src[copied..at]);
             if let Some(c) = decoded {
                 // A decoded invisible character is dropped like a raw one.
-                if !INVISIBLE.contains(&c) {
+                if !is_unseen(c) {
                     v.text.push(c);
                 }
             }
@@ -174,13 +180,30 @@ impl View {
     }
 }
 
-/// May this byte start an escape or an invisible character?
-fn is_trigger(c: u8) -> bool {
-    matches!(c, b'\\' | b'&' | b'<' | 0xC2 | 0xE2 | 0xEF)
+/// May this byte start an escape or an unseen character? A cheap test that lets through
+/// every byte [`is_trigger_at`] accepts (and the other characters that share a lead byte
+/// with an unseen one).
+fn may_trigger(c: u8) -> bool {
+    matches!(c, b'\\' | b'&' | b'<' | b'%' | 0x7F)
+        || (c < 0x20 && !matches!(c, b'\n' | b'\t' | b'\r'))
+        || UNSEEN_LEADS.contains(&c)
+}
+
+/// Does the byte at `i` start an escape or an unseen character (as far as its first two
+/// bytes tell)?
+fn is_trigger_at(bytes: &[u8], i: usize) -> bool {
+    let Some(&c) = bytes.get(i) else {
+        return false;
+    };
+    if c < 0x80 {
+        return may_trigger(c);
+    }
+    bytes.get(i + 1).is_some_and(|&next| may_be_unseen(c, next))
 }
 
 /// The first trigger byte at or after `from`. Fixed-size chunks are tested whole first
-/// (no early exit inside a chunk, so the test vectorises); ordinary text has none in most.
+/// (no early exit inside a chunk, so the test vectorises); ordinary text has none in most,
+/// and a chunk that may hold one is searched byte by byte.
 fn next_trigger(bytes: &[u8], from: usize) -> Option<usize> {
     const CHUNK: usize = 32;
     let rest = bytes.get(from..)?;
@@ -190,19 +213,34 @@ fn next_trigger(bytes: &[u8], from: usize) -> Option<usize> {
         let mut hit = 0u8;
         for &c in chunk {
             hit |= u8::from(
-                (c == b'\\') | (c == b'&') | (c == b'<') | (c == 0xC2) | (c == 0xE2) | (c == 0xEF),
+                (c == b'\\')
+                    | (c == b'&')
+                    | (c == b'<')
+                    | (c == b'%')
+                    | (c == 0x7F)
+                    | ((c < 0x20) & (c != b'\n') & (c != b'\t') & (c != b'\r'))
+                    | (c == 0xC2)
+                    | (c == 0xCD)
+                    | (c == 0xD8)
+                    | (c == 0xDB)
+                    | (c == 0xDC)
+                    | (c == 0xE0)
+                    | (c == 0xE1)
+                    | (c == 0xE2)
+                    | (c == 0xE3)
+                    | (c == 0xEF)
+                    | (c == 0xF0)
+                    | (c == 0xF3),
             );
         }
         if hit != 0 {
-            return chunk.iter().position(|&c| is_trigger(c)).map(|i| at + i);
+            if let Some(i) = (at..at + CHUNK).find(|&i| is_trigger_at(bytes, i)) {
+                return Some(i);
+            }
         }
         at += CHUNK;
     }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&c| is_trigger(c))
-        .map(|i| at + i)
+    (at..bytes.len()).find(|&i| is_trigger_at(bytes, i))
 }
 
 /// May this byte be part of a token (the characters on both sides of a removed tag)?
@@ -226,9 +264,9 @@ fn inline_tag_run(b: &[u8], at: usize) -> Option<usize> {
     token_byte(*b.get(end)?).then_some(end - at)
 }
 
-/// The end of the inline tag (see [`INLINE_TAGS`]) or HTML comment starting at `at` (a
-/// `<`): `<b>`, `</B >`, `<span class="a>b">`, `<wbr/>`, `<!-- x -->`. No `<` inside a
-/// tag, at most [`MAX_TAG_LEN`] bytes.
+/// The end of the inline tag (any element but [`element_breaks_words`]) or HTML comment
+/// starting at `at` (a `<`): `<b>`, `</B >`, `<span class="a>b">`, `<wbr/>`, `<x-k>`,
+/// `<!-- x -->`. No `<` inside a tag, at most [`MAX_TAG_LEN`] bytes.
 fn inline_tag(b: &[u8], at: usize) -> Option<usize> {
     let limit = b.len().min(at + MAX_TAG_LEN);
     // A comment shows nothing either: `ab<!-- x -->cd` reads `abcd`.
@@ -248,14 +286,18 @@ fn inline_tag(b: &[u8], at: usize) -> Option<usize> {
         i += 1;
     }
     let start = i;
-    while i < b.len() && i - start < 8 && b[i].is_ascii_alphabetic() {
+    // A tag name: a letter, then letters, digits and the `-` `.` `_` of custom elements.
+    if !b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    while i < b.len()
+        && i - start < MAX_NAME_LEN
+        && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'-' | b'.' | b'_'))
+    {
         i += 1;
     }
-    let name = b.get(start..i)?;
-    if !INLINE_TAGS
-        .iter()
-        .any(|t| t.as_bytes().eq_ignore_ascii_case(name))
-    {
+    let name = std::str::from_utf8(b.get(start..i)?).ok()?;
+    if element_breaks_words(name) {
         return None;
     }
     if !matches!(
@@ -304,11 +346,27 @@ fn decode_at(src: &str, at: usize) -> Option<(usize, Option<char>)> {
         b'&' if b[at + 1..].starts_with(b"amp;") => None,
         b'&' => html_reference(b, at).map(|(c, len)| (len, Some(c))),
         b'<' => inline_tag_run(b, at).map(|len| (len, None)),
+        b'%' => percent_unreserved(b, at).map(|c| (3, Some(c))),
         _ => {
-            let c = src.get(at..)?.chars().next()?;
-            INVISIBLE.contains(&c).then_some((c.len_utf8(), None))
+            let rest = src.get(at..)?;
+            // A control goes with the escape sequence it starts, as the output loses both.
+            let n = removed_len(rest);
+            if n > 0 {
+                return Some((n, None));
+            }
+            let c = rest.chars().next()?;
+            is_unseen(c).then_some((c.len_utf8(), None))
         }
     }
+}
+
+/// `%5F`, `%2d`, `%41`: a percent-encoded unreserved character (RFC 3986: letters, digits,
+/// `-` `.` `_` `~`), which a URL reads as that character.
+fn percent_unreserved(b: &[u8], at: usize) -> Option<char> {
+    let hex = |c: u8| (c as char).to_digit(16);
+    let v = hex(*b.get(at + 1)?)? * 16 + hex(*b.get(at + 2)?)?;
+    let c = char::from_u32(v)?;
+    (c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | '~')).then_some(c)
 }
 
 fn hex4(b: &[u8], at: usize) -> Option<u32> {
@@ -377,7 +435,8 @@ mod tests {
     #[test]
     fn trigger_search_agrees_with_plain_search() {
         let alphabet = [
-            b'a', b' ', b'\\', b'&', b'<', 0xC2, 0xE2, 0xEF, 0xC3, 0x80, b'\n',
+            b'a', b' ', b'\\', b'&', b'<', b'%', 0xC2, 0xE2, 0xEF, 0xE3, 0xF3, 0xC3, 0x80, 0x85,
+            0xA0, 0xAD, b'\n', b'\r', 0x1B, 0x7F,
         ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         for len in [0usize, 1, 2, 63, 64, 65, 127, 128, 129, 200, 500] {
@@ -397,10 +456,7 @@ mod tests {
                     })
                     .collect();
                 for from in 0..=len {
-                    let plain = bytes[from..]
-                        .iter()
-                        .position(|&c| is_trigger(c))
-                        .map(|i| from + i);
+                    let plain = (from..len).find(|&i| is_trigger_at(&bytes, i));
                     assert_eq!(next_trigger(&bytes, from), plain, "{bytes:?} from {from}");
                 }
             }
@@ -426,6 +482,16 @@ mod tests {
                 "ghp_abcd",
             ),
             ("x&shy;y&#173;z", "xyz"),
+            // Every other character no reader sees, raw or as a reference.
+            (
+                "a\u{200E}b\u{61C}c\u{2062}d\u{34F}e\u{FE0F}f\u{E0041}g\u{202E}h\u{2066}i\u{3164}j",
+                "abcdefghij",
+            ),
+            ("a&#x202e;b&#xE0041;c&#65039;d", "abcd"),
+            ("a\u{7}b\u{1b}[31mc\u{1b}]0;title\u{7}d\u{85}e", "abcde"),
+            // Percent-encoded unreserved characters; reserved ones stay encoded.
+            ("ghp%5Fabc%2d%2E%7e%41", "ghp_abc-.~A"),
+            ("a%5Fb%3Dc%2Fd%20e", "a_b%3Dc%2Fd%20e"),
         ];
         for (src, want) in cases {
             let v = View::build(src).unwrap_or_else(|| panic!("no view for {src:?}"));
@@ -443,6 +509,10 @@ mod tests {
             "\\u12",
             "&#;&#x;&unknown;",
             "C:\\Users\\me",
+            "100% sure, %20 and %2F and %zz and %",
+            "line\r\nbreaks\tand tabs",
+            "“curly” — dashes – and ellipses… in English, 日本語のテキスト, Tiếng Việt",
+            "emoji 😀 and a ZWJ-free flag 🇫🇷",
         ] {
             assert!(View::build(s).is_none(), "{s:?}");
         }
@@ -467,7 +537,7 @@ mod tests {
             let v = View::build(src).unwrap_or_else(|| panic!("no view for {src:?}"));
             assert_eq!(v.text, want, "{src:?}");
         }
-        for tag in INLINE_TAGS {
+        for tag in INLINE_TAGS.iter().chain(&["x-k", "foo", "my-widget.v2"]) {
             let up = tag.to_uppercase();
             let src = format!("ab<{tag}>cd</{tag}>ef <{up}>x");
             let v = View::build(&src).unwrap_or_else(|| panic!("no view for {src:?}"));
@@ -481,7 +551,7 @@ mod tests {
             "<p>Use <code>git</code> and <b>bold</b> text</p>",
             "one</p><p>two",
             "one<br>two<div>three</div>four",
-            "x<bold>y</bold>z",
+            "cell</td><td>next",
             "a<b",
             "a<b x=\"unterminated>b",
             "a<b <i>c",

@@ -561,17 +561,19 @@ struct Prepared {
 }
 
 /// [`parse_prepared`], and when `keep_seen`, a copy of the tree as [`visible_text`] sees
-/// it (hidden elements removed; not redacted, not prepared).
+/// it (hidden elements removed; redacted when a redactor is given, not prepared).
 ///
 /// The [`Shape`] is taken by [`prepare`]; the boilerplate pruning after it only removes
 /// elements, so the count of cells stays an upper bound and no id appears.
 fn parse_prepared_seen(body: &str, redactor: Option<&Redactor>, keep_seen: bool) -> Prepared {
     let doc = parse(body);
-    let hidden_content = remove_unseen(&doc);
-    let seen = keep_seen.then(|| doc.clone());
+    // Redaction reads the page as served, before anything is removed from it: a token split
+    // into two text nodes (`…<wbr>…`) is judged whole.
     if let Some(r) = redactor {
         crate::content::dom_redact::redact_document(&doc, r);
     }
+    let hidden_content = remove_unseen(&doc);
+    let seen = keep_seen.then(|| doc.clone());
     let (title, shape) = prepare(&doc);
     crate::content::boilerplate::prune(&doc);
     Prepared {
