@@ -162,6 +162,12 @@ pub(super) const FAMILIES: &[Family] = &[
         "webhook secrets `whsec_…`",
     ),
     row(
+        "OpenRouter",
+        r"(?-u:\b)sk-or-v1-[a-f0-9]{64}",
+        "sk-or-v1-{h64}",
+        "`sk-or-v1-` + 64 hex digits (before `sk-`, whose check wants upper-case letters)",
+    ),
+    row(
         "OpenAI, Anthropic",
         r"(?-u:\b)sk-[A-Za-z0-9_-]{20}",
         "sk-ant-api03-{a80}-{a10}AA",
