@@ -260,27 +260,48 @@ pub fn exchange(
     }
 }
 
-/// Replay the client's redirect rules over the hops: the method and body after 301/302
-/// (POST becomes GET) and 303 (anything but HEAD becomes GET), the payload headers dropped
-/// with the body, and credentials left out of a hop to another host than the one before it
-/// (reqwest's `remove_sensitive_headers`, applied to each hop's copy of the first request's
-/// headers).
+/// The method and body of the request a client sends for a redirect hop with `status`,
+/// after a request with `method` and `body`: 301 and 302 turn a POST into a GET, 303 turns
+/// anything but HEAD into a GET, and the body goes with the method; 307 and 308 keep both.
+pub fn after_redirect(
+    status: u16,
+    method: &Method,
+    body: Option<Vec<u8>>,
+) -> (Method, Option<Vec<u8>>) {
+    if !drops_payload(status, method) {
+        return (method.clone(), body);
+    }
+    let method = if *method == Method::HEAD {
+        Method::HEAD
+    } else {
+        Method::GET
+    };
+    (method, None)
+}
+
+/// Does a hop with `status` turn a `method` request into a GET without its body?
+fn drops_payload(status: u16, method: &Method) -> bool {
+    match status {
+        301 | 302 => *method == Method::POST,
+        303 => true,
+        _ => false,
+    }
+}
+
+/// Replay the redirect rules over the hops: the method and body after each hop's status
+/// ([`after_redirect`]), the payload headers dropped with the body; every credential header
+/// ([`crate::fetch::spec::sensitive_header`]) left out from the first hop to another origin
+/// than the requested one on (`http::send_landed` sends that hop itself, without them);
+/// and the client's own rule, the standard credentials left out of a hop to another host
+/// than the one before it (reqwest's `remove_sensitive_headers`).
 fn last_request(sent: &Sent, hops: Option<&[Hop]>) -> (Method, Url, HeaderMap, Option<Vec<u8>>) {
     let hops = hops.unwrap_or(&[]);
     let mut method = sent.method.clone();
     let mut headers = sent.headers.clone();
     let mut body = sent.body.clone();
+    let mut left_origin = false;
     for hop in hops {
-        let drop_payload = match hop.status {
-            301 | 302 => method == Method::POST,
-            303 => true,
-            _ => false,
-        };
-        if drop_payload {
-            if method != Method::HEAD {
-                method = Method::GET;
-            }
-            body = None;
+        if drops_payload(hop.status, &method) {
             for h in [
                 header::CONTENT_TYPE,
                 header::CONTENT_LENGTH,
@@ -288,6 +309,18 @@ fn last_request(sent: &Sent, hops: Option<&[Hop]>) -> (Method, Url, HeaderMap, O
                 header::TRANSFER_ENCODING,
             ] {
                 headers.remove(h);
+            }
+        }
+        (method, body) = after_redirect(hop.status, &method, body.take());
+        if !left_origin && !same_origin(&sent.url, &hop.url) {
+            left_origin = true;
+            let names: Vec<HeaderName> = headers
+                .keys()
+                .filter(|n| crate::fetch::spec::sensitive_header(n.as_str()))
+                .cloned()
+                .collect();
+            for n in names {
+                headers.remove(n);
             }
         }
     }
@@ -298,10 +331,7 @@ fn last_request(sent: &Sent, hops: Option<&[Hop]>) -> (Method, Url, HeaderMap, O
         1 => &sent.url,
         n => &hops[n - 2].url,
     };
-    let cross_host = last.url.host_str() != before.host_str()
-        || last.url.port_or_known_default() != before.port_or_known_default()
-        || last.url.scheme() != before.scheme();
-    if cross_host {
+    if !same_origin(&last.url, before) {
         for h in [
             header::AUTHORIZATION,
             header::COOKIE,
@@ -313,6 +343,13 @@ fn last_request(sent: &Sent, hops: Option<&[Hop]>) -> (Method, Url, HeaderMap, O
         }
     }
     (method, last.url.clone(), headers, body)
+}
+
+/// Do `a` and `b` have one origin (scheme, host, port)?
+pub fn same_origin(a: &Url, b: &Url) -> bool {
+    a.scheme() == b.scheme()
+        && a.host_str() == b.host_str()
+        && a.port_or_known_default() == b.port_or_known_default()
 }
 
 /// `HTTP/1.1`, `HTTP/2`, ... as a start line writes it.
@@ -494,16 +531,24 @@ mod tests {
         );
         assert!(!h.contains_key(header::AUTHORIZATION) && !h.contains_key(header::CONTENT_TYPE));
         assert!(h.contains_key("x-trace"));
-        // Then a hop within that host: the client compares with the hop before only, and
-        // sends the first request's credentials again (recorded as sent).
+        // Then a hop within that host: reqwest alone would send the first request's
+        // credentials again (it compares with the hop before only); vetch sends the hop
+        // off the origin itself, without them, so no later hop has them either.
+        let mut s = s.clone();
+        s.headers.insert(
+            "x-api-key",
+            HeaderValue::from_static("k3y-0123456789abcdef"),
+        );
         let (_, _, h, _) = last_request(
             &s,
             Some(&[
                 hop(302, "https://b.example/z"),
                 hop(302, "https://b.example/w"),
+                hop(302, "https://a.example/back"),
             ]),
         );
-        assert!(h.contains_key(header::AUTHORIZATION));
+        assert!(!h.contains_key(header::AUTHORIZATION) && !h.contains_key("x-api-key"));
+        assert!(h.contains_key("x-trace"));
         // A port or scheme change is another host.
         let (_, _, h, _) = last_request(&s, Some(&[hop(307, "http://a.example/x")]));
         assert!(!h.contains_key(header::AUTHORIZATION));

@@ -16,8 +16,9 @@ use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use reqwest::redirect;
 use tokio::time::Instant;
 
-use crate::fetch::evidence::{self, Hop, Sent, Wire};
+use crate::fetch::evidence::{self, same_origin, Hop, Sent, Wire};
 use crate::fetch::guard::{NetworkPolicy, Refusal};
+use crate::fetch::spec::sensitive_header;
 pub use crate::model::failure::RedirectError;
 use crate::model::failure::{FailureKind, TimeoutPhase, TransportKind};
 use crate::model::receipt::Outcome;
@@ -71,10 +72,35 @@ pub struct RedirectFailure {
 }
 
 tokio::task_local! {
-    /// The redirects followed by the request this task is sending (see [`send_landed`]):
-    /// the redirect policy runs inside the response future, so it records each hop it lets
-    /// the client follow here, and a shared client needs no per-request state.
-    static HOPS: Arc<std::sync::Mutex<Vec<Hop>>>;
+    /// The route of the request this task is sending (see [`send_landed`]): the redirect
+    /// policy runs inside the response future, so it records each hop it lets the client
+    /// follow here, and a shared client needs no per-request state.
+    static ROUTE: Arc<std::sync::Mutex<Route>>;
+}
+
+/// Where one request has been, for the redirect policy.
+#[derive(Debug)]
+struct Route {
+    /// The URLs visited so far: the requested one, then every hop followed.
+    visited: Vec<reqwest::Url>,
+    /// The hops followed, in order.
+    hops: Vec<Hop>,
+    /// While the request carries credentials: the origin they belong to. A hop to another
+    /// origin is not followed by the client, which would send them again (reqwest strips
+    /// only the standard credential headers, and only on a hop that changes host from the
+    /// one before it: `A → B/x → B/y` gave `B/y` the request's `Authorization` back);
+    /// [`send_landed`] sends it itself without them.
+    guarded: Option<reqwest::Url>,
+    /// The hop that left the guarded origin, to be sent without credentials.
+    resend: Option<Hop>,
+}
+
+impl Route {
+    fn lock(route: &std::sync::Mutex<Route>) -> std::sync::MutexGuard<'_, Route> {
+        route
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 /// Resolves names with the system resolver and keeps only the addresses the policy allows.
@@ -129,7 +155,11 @@ pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, FailureKind
     let apply = o.apply_domain_lists;
     let redirect_policy = redirect::Policy::custom(move |attempt| {
         let status = attempt.status().as_u16();
-        if attempt.previous().len() > max {
+        let route = ROUTE.try_with(Arc::clone).ok();
+        let visited = route
+            .as_ref()
+            .map_or(attempt.previous().len(), |r| Route::lock(r).visited.len());
+        if visited > max {
             return attempt.error(RedirectFailure {
                 status,
                 error: RedirectError::TooMany(max),
@@ -142,7 +172,13 @@ pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, FailureKind
                 error: RedirectError::Scheme(scheme),
             });
         }
-        if attempt.previous().iter().any(|u| u == attempt.url()) {
+        let seen = |u: &reqwest::Url| {
+            attempt.previous().iter().any(|p| p == u)
+                || route
+                    .as_ref()
+                    .is_some_and(|r| Route::lock(r).visited.contains(u))
+        };
+        if seen(attempt.url()) {
             return attempt.error(RedirectFailure {
                 status,
                 error: RedirectError::Loop,
@@ -159,10 +195,21 @@ pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, FailureKind
             status,
             url: attempt.url().clone(),
         };
-        let _ = HOPS.try_with(|hops| match hops.lock() {
-            Ok(mut h) => h.push(hop),
-            Err(p) => p.into_inner().push(hop),
-        });
+        let Some(route) = route else {
+            return attempt.follow();
+        };
+        let mut r = Route::lock(&route);
+        r.visited.push(hop.url.clone());
+        r.hops.push(hop.clone());
+        if r.guarded
+            .as_ref()
+            .is_some_and(|o| !same_origin(o, &hop.url))
+        {
+            r.resend = Some(hop);
+            drop(r);
+            return attempt.stop();
+        }
+        drop(r);
         attempt.follow()
     });
     let mut b = reqwest::Client::builder()
@@ -349,6 +396,29 @@ pub fn describe_error(e: &reqwest::Error) -> Failure {
     }
 }
 
+/// The request for `hop` after the first request `sent` was redirected off its origin: the
+/// method and body after the hop's status as a client follows it (301 and 302 turn a POST
+/// into a GET, 303 anything but HEAD), and no credential header ([`sensitive_header`]).
+fn without_credentials(sent: &Sent, hop: &Hop) -> reqwest::Request {
+    let (method, body) = evidence::after_redirect(hop.status, &sent.method, sent.body.clone());
+    let mut req = reqwest::Request::new(method, hop.url.clone());
+    for (name, value) in &sent.headers {
+        let payload = body.is_none()
+            && matches!(
+                *name,
+                reqwest::header::CONTENT_TYPE
+                    | reqwest::header::CONTENT_LENGTH
+                    | reqwest::header::CONTENT_ENCODING
+                    | reqwest::header::TRANSFER_ENCODING
+            );
+        if !sensitive_header(name.as_str()) && !payload && *name != reqwest::header::HOST {
+            req.headers_mut().append(name.clone(), value.clone());
+        }
+    }
+    *req.body_mut() = body.map(reqwest::Body::from);
+    req
+}
+
 /// A response that landed, with the headers the cache needs and what went over the wire.
 #[derive(Debug)]
 pub struct Landed {
@@ -386,9 +456,27 @@ pub async fn send_landed(
             .and_then(|b| b.as_bytes())
             .map(<[u8]>::to_vec),
     };
-    let hops = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let credentials = request
+        .headers()
+        .keys()
+        .any(|n| sensitive_header(n.as_str()));
+    let route = Arc::new(std::sync::Mutex::new(Route {
+        visited: vec![request.url().clone()],
+        hops: Vec::new(),
+        guarded: credentials.then(|| request.url().clone()),
+        resend: None,
+    }));
     let sent_at = std::time::SystemTime::now();
-    let sending = HOPS.scope(hops.clone(), client.execute(request));
+    let sending = ROUTE.scope(route.clone(), async {
+        let first = client.execute(request).await?;
+        let Some(hop) = Route::lock(&route).resend.take() else {
+            return Ok(first);
+        };
+        // The hop left the origin the credentials belong to: sent here without them (and
+        // every later hop too), the method and body as the client would have sent them.
+        Route::lock(&route).guarded = None;
+        client.execute(without_credentials(&sent, &hop)).await
+    });
     let mut resp = match tokio::time::timeout_at(deadline, sending).await {
         Err(_) => {
             return Err(Failure::new(FailureKind::Timeout {
@@ -401,7 +489,7 @@ pub async fn send_landed(
     };
     let wire = Wire {
         sent,
-        hops: hops.lock().ok().map(|h| h.clone()),
+        hops: Some(Route::lock(&route).hops.clone()),
         version: resp.version(),
         remote: resp.remote_addr(),
         sent_at,

@@ -126,3 +126,22 @@ impl ProviderSpec {
         }
     }
 }
+
+/// A header whose value is a credential: `Authorization`, `Cookie`, or a name that says
+/// key, token, secret, auth, session, password or signature. Such a header goes to the
+/// requested origin only: never on a redirect hop to another one.
+pub fn sensitive_header(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n == "cookie"
+        || [
+            "auth",
+            "key",
+            "token",
+            "secret",
+            "session",
+            "password",
+            "signature",
+        ]
+        .iter()
+        .any(|w| n.contains(w))
+}

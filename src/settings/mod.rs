@@ -79,23 +79,7 @@ pub struct LookupRequest {
     pub max_chars: usize,
 }
 
-/// A header whose value is a credential: `Authorization`, `Cookie`, or a name that says
-/// key, token, secret, auth, session or password.
-pub fn sensitive_header(name: &str) -> bool {
-    let n = name.to_ascii_lowercase();
-    n == "cookie"
-        || [
-            "auth",
-            "key",
-            "token",
-            "secret",
-            "session",
-            "password",
-            "signature",
-        ]
-        .iter()
-        .any(|w| n.contains(w))
-}
+pub use crate::fetch::spec::sensitive_header;
 
 /// Clamp `v` into `lo..=hi` (with `lo <= hi`).
 pub fn clamp(v: i64, lo: i64, hi: i64) -> i64 {

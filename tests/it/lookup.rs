@@ -590,6 +590,67 @@ async fn a_redirect_to_another_host_is_sent_no_referer() {
     );
 }
 
+/// The credentials a provider sends (its `headers`, `-H`) go to the requested host only:
+/// not to the host a redirect leads to, and not to a second hop on that host either
+/// (A → B/x → B/y), where a client that compares each hop with the one before would
+/// send them again.
+#[tokio::test]
+async fn credential_headers_never_follow_a_redirect_to_another_host() {
+    let first = MockServer::start().await;
+    let second = MockServer::start().await;
+    Mock::given(path("/from"))
+        .respond_with(
+            ResponseTemplate::new(302).insert_header("Location", format!("{}/x", second.uri())),
+        )
+        .expect(1)
+        .mount(&first)
+        .await;
+    Mock::given(path("/x"))
+        .respond_with(
+            ResponseTemplate::new(302).insert_header("Location", format!("{}/y", second.uri())),
+        )
+        .expect(1)
+        .mount(&second)
+        .await;
+    Mock::given(path("/y"))
+        .respond_with(html(article("Landed")))
+        .expect(1)
+        .mount(&second)
+        .await;
+    let cfg = r#"[[providers]]
+name = "direct"
+kind = "http"
+headers = { Authorization = "Bearer pr0vider-cr3dential-0123456789", Cookie = "sid=c00kie-0123456789", "X-Api-Key" = "k3y-0123456789abcdef" }
+"#;
+    let out = engine(cfg)
+        .lookup(&input(&format!("{}/from", first.uri())))
+        .await;
+    assert!(out.receipt.ok, "{:?}", out.receipt);
+    let sent = first.received_requests().await.unwrap_or_default();
+    assert!(
+        sent[0].headers.contains_key("authorization"),
+        "{:?}",
+        sent[0].headers
+    );
+    // The hop sent without them is still a hop of the route.
+    let hops = out.receipt.redirects.clone().unwrap_or_default();
+    assert_eq!(hops.len(), 2, "{:?}", out.receipt);
+    assert!(
+        hops[0].ends_with("/x") && hops[1].ends_with("/y"),
+        "{hops:?}"
+    );
+    for r in second.received_requests().await.unwrap_or_default() {
+        for name in ["authorization", "cookie", "x-api-key"] {
+            assert!(
+                !r.headers.contains_key(name),
+                "{} got {name}: {:?}",
+                r.url.path(),
+                r.headers
+            );
+        }
+    }
+}
+
 /// With one CPU slot (a batch on one core), concurrent lookups take turns processing and
 /// each still gets its own page, whole.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
