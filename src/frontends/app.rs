@@ -89,10 +89,13 @@ fn engine(settings: Settings, printer: &Printer) -> Engine {
     }
     if settings.verbosity() >= 2 {
         printer.diag(&format!(
-            "attempt timeout {}s, lookup deadline {}s, user agent '{}'",
+            "attempt timeout {}s ({}), lookup deadline {}s ({}), user agent '{}' ({})",
             settings.attempt_timeout().as_secs_f64(),
+            settings.origin("lookup.attempt_timeout_secs"),
             settings.deadline().as_secs_f64(),
-            settings.user_agent()
+            settings.origin("lookup.deadline_secs"),
+            settings.user_agent(),
+            settings.origin("network.user_agent"),
         ));
         for p in settings.providers() {
             if let crate::fetch::spec::ProviderDetail::Http { headers, .. } = &p.detail {

@@ -232,6 +232,9 @@ pub struct Config {
     pub cache_dir: Option<PathBuf>,
     /// `[mcp]`.
     pub mcp: McpSection,
+    /// The line each `section.key` of the file is written on (keys of the `[section]`
+    /// tables, not of `[[providers]]`): where a value came from, for `-vv` and errors.
+    pub written: std::collections::BTreeMap<String, usize>,
 }
 
 impl Config {
@@ -256,6 +259,7 @@ impl Config {
             cache: CacheSection::default(),
             cache_dir: default_cache_dir(),
             mcp: McpSection::default(),
+            written: Default::default(),
         }
     }
 }
@@ -602,7 +606,29 @@ pub fn parse(
         cache: file.cache,
         cache_dir,
         mcp: file.mcp,
+        written: written_keys(text),
     })
+}
+
+/// Every `key = …` written inside a `[section]` table, as `section.key`, with its line
+/// (1-based; the first when written twice, which TOML refuses anyway).
+fn written_keys(text: &str) -> std::collections::BTreeMap<String, usize> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut section: Option<String> = None;
+    for (i, line) in text.lines().enumerate() {
+        let l = line.trim();
+        if l.starts_with("[[") {
+            section = None;
+        } else if let Some(name) = l.strip_prefix('[') {
+            section = Some(name.trim_end_matches(']').trim().to_string());
+        } else if let (Some(sec), Some((k, _))) = (&section, l.split_once('=')) {
+            let k = k.trim().trim_matches('"');
+            if !k.is_empty() && !k.starts_with('#') {
+                out.entry(format!("{sec}.{k}")).or_insert(i + 1);
+            }
+        }
+    }
+    out
 }
 
 /// Read and compile `[redaction] extra_rules`: `name` relative to the config file's

@@ -42,6 +42,28 @@ pub struct Overrides {
     pub max_age_secs: Option<u64>,
 }
 
+/// Where a setting's value came from: the default, a line of the config file, or a flag of
+/// this run (which wins over the file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    Default,
+    File {
+        path: std::path::PathBuf,
+        line: usize,
+    },
+    Flag(&'static str),
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::Default => f.write_str("default"),
+            Origin::File { path, line } => write!(f, "{}:{line}", path.display()),
+            Origin::Flag(flag) => f.write_str(flag),
+        }
+    }
+}
+
 /// A usage problem found while combining config and flags (exit code 2).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -62,6 +84,8 @@ pub struct Settings {
     redactor: Arc<Redactor>,
     no_cache: bool,
     max_age_secs: Option<u64>,
+    /// The keys a flag of this run set, and the flag (see [`Settings::origin`]).
+    flagged: Vec<(&'static str, &'static str)>,
 }
 
 /// A lookup request with every model-facing number clamped into the operator's ranges.
@@ -169,7 +193,28 @@ impl Settings {
             blocked_domains: n.blocked_domains.clone(),
         };
         let extract = o.extract.unwrap_or(config.lookup.extract);
+        let flagged = [
+            (
+                o.attempt_timeout_secs.is_some(),
+                "lookup.attempt_timeout_secs",
+                "--timeout",
+            ),
+            (
+                o.deadline_secs.is_some(),
+                "lookup.deadline_secs",
+                "--deadline",
+            ),
+            (o.user_agent.is_some(), "network.user_agent", "--user-agent"),
+            (o.allow_private, "network.allow_private", "--allow-private"),
+            (o.extract.is_some(), "lookup.extract", "--extract"),
+            (o.max_age_secs.is_some(), "cache.max_age_secs", "--max-age"),
+        ]
+        .into_iter()
+        .filter(|(set, _, _)| *set)
+        .map(|(_, key, flag)| (key, flag))
+        .collect();
         Ok(Settings {
+            flagged,
             providers,
             policy,
             extract,
@@ -185,6 +230,22 @@ impl Settings {
     /// Where the config came from (a file, or the built-in default).
     pub fn source(&self) -> &crate::settings::config::ConfigSource {
         &self.config.source
+    }
+
+    /// Where the value of `key` (`lookup.deadline_secs`, `network.user_agent`, ...) came
+    /// from: a flag of this run, else the line of the config file that sets it, else the
+    /// default.
+    pub fn origin(&self, key: &str) -> Origin {
+        if let Some((_, flag)) = self.flagged.iter().find(|(k, _)| *k == key) {
+            return Origin::Flag(flag);
+        }
+        match (&self.config.source, self.config.written.get(key)) {
+            (crate::settings::config::ConfigSource::File(path), Some(&line)) => Origin::File {
+                path: path.clone(),
+                line,
+            },
+            _ => Origin::Default,
+        }
     }
 
     /// The providers to use, in order (after `--provider` selection), ready or not.
@@ -328,6 +389,49 @@ mod tests {
 
     fn settings() -> Settings {
         Settings::new(Config::builtin(), Overrides::default()).unwrap()
+    }
+
+    /// A value's origin: the flag that set it this run, else the file's line, else the
+    /// default; keys of `[[providers]]` are not taken for a section's.
+    #[test]
+    fn every_value_knows_where_it_came_from() {
+        let text = "# vetch\n[lookup]\ndeadline_secs = 20\n\"attempt_timeout_secs\" = 5\n\n[[providers]]\nname = \"direct\"\nkind = \"http\"\n[network]\nuser_agent = \"me/1\"\n";
+        let path = std::path::PathBuf::from("/etc/vetch.toml");
+        let config = || {
+            crate::settings::config::parse(
+                text,
+                crate::settings::config::ConfigSource::File(path.clone()),
+                &|_| None,
+            )
+            .unwrap()
+        };
+        let s = Settings::new(config(), Overrides::default()).unwrap();
+        let at = |line| Origin::File {
+            path: path.clone(),
+            line,
+        };
+        assert_eq!(s.origin("lookup.deadline_secs"), at(3));
+        assert_eq!(s.origin("lookup.attempt_timeout_secs"), at(4));
+        assert_eq!(s.origin("network.user_agent"), at(10));
+        assert_eq!(s.origin("lookup.min_chars"), Origin::Default);
+        assert_eq!(s.origin("providers.name"), Origin::Default);
+        assert_eq!(at(3).to_string(), "/etc/vetch.toml:3");
+        let flags = Overrides {
+            deadline_secs: Some(9.0),
+            allow_private: true,
+            ..Overrides::default()
+        };
+        let s = Settings::new(config(), flags).unwrap();
+        assert_eq!(s.origin("lookup.deadline_secs"), Origin::Flag("--deadline"));
+        assert_eq!(
+            s.origin("network.allow_private"),
+            Origin::Flag("--allow-private")
+        );
+        assert_eq!(s.origin("lookup.attempt_timeout_secs"), at(4));
+        assert_eq!(
+            settings().origin("lookup.deadline_secs").to_string(),
+            "default"
+        );
     }
 
     #[test]

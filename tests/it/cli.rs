@@ -749,7 +749,8 @@ async fn vv_shows_request_detail_but_never_a_header_secret() {
         .code(0);
     let err = stderr_of(&out);
     assert!(err.contains("header Authorization"), "{err}");
-    assert!(err.contains("attempt timeout"), "{err}");
+    // Each limit says where it came from: no flag and no line of this file set them.
+    assert!(err.contains("attempt timeout 15s (default)"), "{err}");
     assert!(err.contains(" ms"), "timings: {err}");
     assert!(!err.contains(secret), "{err}");
     assert!(!stdout_of(&out).contains(secret));
