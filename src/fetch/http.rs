@@ -19,7 +19,7 @@ use tokio::time::Instant;
 use crate::fetch::evidence::{self, Hop, Sent, Wire};
 use crate::fetch::guard::{NetworkPolicy, Refusal};
 pub use crate::model::failure::RedirectError;
-use crate::model::failure::{FailureKind, TimeoutPhase, TransportKind};
+use crate::model::failure::{FailureKind, RobotsRefusal, TimeoutPhase, TransportKind};
 use crate::model::receipt::Outcome;
 
 /// A response that landed with a 2xx status (or a command's output), body read (possibly
@@ -70,11 +70,57 @@ pub struct RedirectFailure {
     pub error: RedirectError,
 }
 
+/// What a [`HopGate`] says of a redirect hop, without waiting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HopVerdict {
+    Follow,
+    Refuse(RobotsRefusal),
+    /// Not known yet: the hop is not followed; [`send_landed`] has the gate learn it, then
+    /// sends the request again.
+    Unknown,
+}
+
+/// A check of every redirect hop beyond the guard's: robots.txt for the hops of an `http`
+/// provider (DESIGN §13). Synchronous, because reqwest's redirect policy is; what needs a
+/// fetch first is learnt between two sends of the request.
+pub trait HopGate: Send + Sync {
+    fn check_hop(&self, url: &url::Url) -> HopVerdict;
+    /// Learn what is needed to decide `url` (until `deadline`, at most).
+    fn learn_hop<'a>(
+        self: Arc<Self>,
+        url: &'a url::Url,
+        deadline: Instant,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'a>>;
+}
+
 tokio::task_local! {
-    /// The redirects followed by the request this task is sending (see [`send_landed`]):
-    /// the redirect policy runs inside the response future, so it records each hop it lets
-    /// the client follow here, and a shared client needs no per-request state.
-    static HOPS: Arc<std::sync::Mutex<Vec<Hop>>>;
+    /// The gate for the redirect hops of the requests this task sends (the engine scopes
+    /// it around an `http` provider's attempt; template endpoints are the operator's).
+    pub static HOP_GATE: Arc<dyn HopGate>;
+}
+
+/// Sends of one request while a [`HopGate`] learns the origins of its redirect chain.
+const MAX_GATE_ROUNDS: usize = 16;
+
+/// What the redirect policy learns while one request is sent (see [`send_landed`]): it runs
+/// inside the response future, so it records here each hop it lets the client follow (and
+/// a hop the gate could not decide yet), and a shared client needs no per-request state.
+#[derive(Default)]
+struct Trace {
+    hops: std::sync::Mutex<Vec<Hop>>,
+    gate: Option<Arc<dyn HopGate>>,
+    undecided: std::sync::Mutex<Option<url::Url>>,
+}
+
+fn locked<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
+
+tokio::task_local! {
+    static TRACE: Arc<Trace>;
 }
 
 /// Resolves names with the system resolver and keeps only the addresses the policy allows.
@@ -154,15 +200,30 @@ pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, FailureKind
                 error: RedirectError::Refused(r),
             });
         }
+        let gate = TRACE
+            .try_with(|t| t.gate.as_ref().map(|g| g.check_hop(attempt.url())))
+            .ok()
+            .flatten();
+        match gate {
+            Some(HopVerdict::Refuse(r)) => {
+                return attempt.error(RedirectFailure {
+                    status,
+                    error: RedirectError::Robots(r),
+                })
+            }
+            Some(HopVerdict::Unknown) => {
+                let url = attempt.url().clone();
+                let _ = TRACE.try_with(|t| *locked(&t.undecided) = Some(url));
+                return attempt.stop();
+            }
+            Some(HopVerdict::Follow) | None => {}
+        }
         // Recorded for the receipt's `redirects` and the WARC request record.
         let hop = Hop {
             status,
             url: attempt.url().clone(),
         };
-        let _ = HOPS.try_with(|hops| match hops.lock() {
-            Ok(mut h) => h.push(hop),
-            Err(p) => p.into_inner().push(hop),
-        });
+        let _ = TRACE.try_with(|t| locked(&t.hops).push(hop));
         attempt.follow()
     });
     let mut b = reqwest::Client::builder()
@@ -386,22 +447,62 @@ pub async fn send_landed(
             .and_then(|b| b.as_bytes())
             .map(<[u8]>::to_vec),
     };
-    let hops = Arc::new(std::sync::Mutex::new(Vec::new()));
-    let sent_at = std::time::SystemTime::now();
-    let sending = HOPS.scope(hops.clone(), client.execute(request));
-    let mut resp = match tokio::time::timeout_at(deadline, sending).await {
-        Err(_) => {
-            return Err(Failure::new(FailureKind::Timeout {
-                phase: TimeoutPhase::WaitingForResponse,
-                after: budget,
-            }))
+    let gate = HOP_GATE.try_with(Arc::clone).ok();
+    let timed_out = || {
+        Failure::new(FailureKind::Timeout {
+            phase: TimeoutPhase::WaitingForResponse,
+            after: budget,
+        })
+    };
+    // With a gate, a hop it cannot decide yet stops the chain; once the gate has learnt
+    // what it needed (robots.txt of the hop's origin) the request is sent again, and the
+    // chain is followed further. Each round learns one more origin, so the rounds are
+    // bounded by the redirects allowed.
+    let mut rounds = 0;
+    let mut original = Some(request);
+    let (mut resp, trace, sent_at) = loop {
+        let trace = Arc::new(Trace {
+            gate: gate.clone(),
+            ..Trace::default()
+        });
+        // A copy while another round may follow (a GET's copy is cheap), else the request.
+        let copy = gate
+            .as_ref()
+            .and_then(|_| original.as_ref().and_then(reqwest::Request::try_clone));
+        let Some(this) = copy.or_else(|| original.take()) else {
+            return Err(Failure::new(FailureKind::Redirect(RedirectError::Loop)));
+        };
+        let sent_at = std::time::SystemTime::now();
+        let sending = TRACE.scope(trace.clone(), client.execute(this));
+        let resp = match tokio::time::timeout_at(deadline, sending).await {
+            Err(_) => return Err(timed_out()),
+            Ok(Err(e)) => return Err(describe_error(&e)),
+            Ok(Ok(r)) => r,
+        };
+        let undecided = locked(&trace.undecided).take();
+        match (undecided, &gate) {
+            (Some(hop), Some(g)) => {
+                rounds += 1;
+                if rounds > MAX_GATE_ROUNDS {
+                    return Err(Failure {
+                        kind: FailureKind::Redirect(RedirectError::Loop),
+                        http_status: Some(resp.status().as_u16()),
+                    });
+                }
+                drop(resp);
+                if tokio::time::timeout_at(deadline, g.clone().learn_hop(&hop, deadline))
+                    .await
+                    .is_err()
+                {
+                    return Err(timed_out());
+                }
+            }
+            _ => break (resp, trace, sent_at),
         }
-        Ok(Err(e)) => return Err(describe_error(&e)),
-        Ok(Ok(r)) => r,
     };
     let wire = Wire {
         sent,
-        hops: hops.lock().ok().map(|h| h.clone()),
+        hops: Some(locked(&trace.hops).clone()),
         version: resp.version(),
         remote: resp.remote_addr(),
         sent_at,
