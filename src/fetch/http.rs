@@ -633,9 +633,38 @@ pub fn retry_after_is_valid(value: &str) -> bool {
     seconds || DATE.as_ref().is_some_and(|re| re.is_match(v))
 }
 
+/// How long a (valid, see [`retry_after_is_valid`]) `Retry-After` value asks to wait from
+/// `now`: its seconds, or the time until its date (zero for a date past).
+pub fn retry_after_delay(value: &str, now: std::time::SystemTime) -> Option<Duration> {
+    let v = value.trim();
+    if !retry_after_is_valid(v) {
+        return None;
+    }
+    if let Ok(secs) = v.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    let at = httpdate::parse_http_date(v).ok()?;
+    Some(at.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn retry_after_delay_reads_seconds_and_dates() {
+        let now = std::time::UNIX_EPOCH + Duration::from_secs(784_111_777);
+        let d = |v| retry_after_delay(v, now);
+        assert_eq!(d("1"), Some(Duration::from_secs(1)));
+        assert_eq!(d(" 120 "), Some(Duration::from_secs(120)));
+        // 784111777 is Sun, 06 Nov 1994 08:49:37 GMT.
+        assert_eq!(
+            d("Sun, 06 Nov 1994 08:49:47 GMT"),
+            Some(Duration::from_secs(10))
+        );
+        assert_eq!(d("Sun, 06 Nov 1994 08:49:27 GMT"), Some(Duration::ZERO));
+        assert_eq!(d("soon"), None);
+    }
 
     #[test]
     fn retry_after_quoted_only_when_a_number_or_a_date() {

@@ -418,7 +418,11 @@ fn mcp_seed_example_fallback_to_backup() {
     std::fs::write(
         &config,
         format!(
-            "[[providers]]\nname = \"primary\"\nkind = \"template\"\nurl = \"{base}/primary?u={{url_encoded}}\"\n\n\
+            // The requested host is not reachable from the tests (only the readers are), so
+            // its robots.txt, which `mcp` respects by default, would refuse it as unreachable:
+            // this test is about the fallback, not about robots.txt.
+            "[lookup]\nrobots = \"ignore\"\n\n\
+             [[providers]]\nname = \"primary\"\nkind = \"template\"\nurl = \"{base}/primary?u={{url_encoded}}\"\n\n\
              [[providers]]\nname = \"backup\"\nkind = \"template\"\nurl = \"{base}/backup?u={{url_encoded}}\"\n"
         ),
     )

@@ -320,8 +320,13 @@ impl Robots {
         let client = self
             .client()
             .map_err(|_| Unreachable::Network("cannot build HTTP client"))?;
+        let parsed = Url::parse(url).map_err(|_| Unreachable::Network("request error"))?;
+        // The guard's first layer: reqwest never asks the resolver about an IP literal.
+        if self.cfg.policy.check_url(&parsed, true).is_err() {
+            return Err(Unreachable::Network("blocked by the network policy"));
+        }
         let deadline = Instant::now() + self.cfg.timeout;
-        let sending = client.get(url).send();
+        let sending = client.get(parsed).send();
         let mut resp = match tokio::time::timeout_at(deadline, sending).await {
             Err(_) => return Err(Unreachable::Timeout),
             Ok(Err(e)) => return Err(unreachable(&http::describe_error(&e).kind)),
