@@ -22,6 +22,11 @@
 //! - [`frontends`]: the command line and everything that prints: `lookup`, `tool`,
 //!   `batch`, `mcp`, `providers`, specs and schemas, through the one redacting printer.
 
+// No `unwrap` or `expect` in library code: nothing a user, a file or a server sends may
+// panic the process. The exceptions are named where they stand (`#[allow]` on a constant
+// regex that a test compiles). Tests may unwrap.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 pub mod content;
 pub mod fetch;
 pub mod frontends;

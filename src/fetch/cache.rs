@@ -21,7 +21,7 @@ mod disk;
 
 use std::io::Read;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use http_cache_semantics::{AfterResponse, BeforeRequest, CacheOptions, CachePolicy};
@@ -138,6 +138,17 @@ pub struct CacheNote {
 }
 
 impl CacheNote {
+    /// Once the engine has judged the attempt: the entry is stored (or refreshed) only when
+    /// the content was usable, so a challenge page is fetched again next time, not served.
+    /// Returns what the receipt reports. The write runs off the async workers.
+    pub async fn settle(self, cache: Option<&Arc<HttpCache>>, usable: bool) -> CacheReport {
+        if let (true, Some(pending), Some(cache)) = (usable, self.pending, cache) {
+            let cache = cache.clone();
+            let _ = tokio::task::spawn_blocking(move || cache.store(pending)).await;
+        }
+        self.report
+    }
+
     /// `--no-cache`: the cache was not consulted.
     pub fn bypass() -> CacheNote {
         CacheNote {

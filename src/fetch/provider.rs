@@ -183,6 +183,35 @@ fn fill_json(v: &serde_json::Value, url: &str) -> serde_json::Value {
 }
 
 impl Provider {
+    /// `-vv`: what an attempt of this provider is about to send, for `url`, within
+    /// `allowed`. Not redacted: the engine redacts it with the lookup's redactor (which
+    /// knows the requested URL's own secrets), and the printer again.
+    pub fn request_line(&self, url: &str, allowed: Duration) -> String {
+        let what = match &self.how {
+            How::Http { .. } => format!("GET {url}"),
+            How::Template {
+                url: template,
+                method,
+                ..
+            } => {
+                let verb = match method {
+                    Method::Get => "GET",
+                    Method::Post => "POST",
+                };
+                format!("{verb} {}", fill(template.expose(), url))
+            }
+            How::Command { argv, .. } => {
+                let args: Vec<String> = argv.iter().map(|a| fill(a.expose(), url)).collect();
+                format!("run {}", args.join(" "))
+            }
+        };
+        format!(
+            "request for '{}': {what} (up to {:.1}s)",
+            self.name,
+            allowed.as_secs_f64()
+        )
+    }
+
     /// Build a provider from its spec; its HTTP client comes from `clients` on first use.
     pub fn build(spec: &ProviderSpec, clients: &Arc<Clients>) -> Provider {
         let key = |proxy: &Option<String>, ua: &Option<String>, apply: bool| ClientKey {
@@ -810,6 +839,62 @@ mod tests {
             Duration::from_secs(2),
         ));
         Provider::build(&spec, &clients)
+    }
+
+    /// Each kind says what it sends in its own words: a GET of the requested URL, the
+    /// template's method and filled URL, the command's filled argv.
+    #[test]
+    fn each_kind_writes_its_own_request_line() {
+        let clients = Arc::new(Clients::new(
+            NetworkPolicy::default(),
+            5,
+            "test".into(),
+            Duration::from_secs(2),
+        ));
+        let spec = |name: &str, kind, detail| ProviderSpec {
+            name: name.into(),
+            kind,
+            ready: crate::fetch::spec::Readiness::Ready,
+            detail,
+        };
+        let http = spec(
+            "direct",
+            ProviderKind::Http,
+            ProviderDetail::Http {
+                headers: vec![],
+                proxy: None,
+                user_agent: None,
+            },
+        );
+        let post = spec(
+            "reader",
+            ProviderKind::Template,
+            ProviderDetail::Template {
+                url: Secret::new("https://r.example/?u={url_encoded}".into()),
+                method: Method::Post,
+                headers: vec![],
+                body: None,
+                response: ResponseKind::Text,
+                content_pointer: None,
+                proxy: None,
+                user_agent: None,
+            },
+        );
+        let allowed = Duration::from_millis(2500);
+        let url = "https://example.com/a b";
+        let line = |s: &ProviderSpec| Provider::build(s, &clients).request_line(url, allowed);
+        assert_eq!(
+            line(&http),
+            "request for 'direct': GET https://example.com/a b (up to 2.5s)"
+        );
+        assert_eq!(
+            line(&post),
+            "request for 'reader': POST https://r.example/?u=https%3A%2F%2Fexample.com%2Fa%20b (up to 2.5s)"
+        );
+        assert_eq!(
+            command(ResponseKind::Text, None).request_line(url, allowed),
+            "request for 'c': run printf %s https://example.com/a b (up to 2.5s)"
+        );
     }
 
     /// The payload, not the provider's fields, tells the engine how to unpack a body.

@@ -29,8 +29,8 @@ use crate::model::failure::{FailureKind, TimeoutPhase, UrlRejection};
 use crate::model::input::{Request, ToolInput};
 use crate::model::kinds::{BodyKind, ExtractMode};
 use crate::model::receipt::{
-    clip_chars, AttemptRecord, CacheReport, CacheStatus, FailureReason, Outcome, Receipt,
-    ToolResult, MAX_DETAIL_CHARS,
+    clip_chars, Asked, AttemptRecord, CacheReport, CacheStatus, FailureReason, Outcome, Receipt,
+    ToolResult, Used, MAX_DETAIL_CHARS,
 };
 use crate::redact::controls::strip_controls;
 use crate::redact::Redactor;
@@ -162,6 +162,52 @@ impl Content {
                 truncated: cut,
             });
         self
+    }
+}
+
+/// Why a lookup ended before its budget was spent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ended {
+    Stopped,
+    Deadline,
+}
+
+/// One lookup in progress: what was asked, the budget, the attempts made so far and what
+/// their failures told the operator's hints.
+struct Run {
+    req: LookupRequest,
+    target: CheckedUrl,
+    redactor: Arc<Redactor>,
+    start: Instant,
+    deadline: Instant,
+    budget: usize,
+    log: Vec<AttemptRecord>,
+    ended: Option<Ended>,
+    refused_private: bool,
+    too_short: Option<usize>,
+    local_endpoint: Option<(String, String)>,
+}
+
+impl Run {
+    /// What a failed attempt of `p` tells the hints: a refusal `--allow-private` would
+    /// lift, a page too short for `min_chars`, a template's own endpoint on a local address.
+    fn note_failure(&mut self, f: &Failure, p: &Provider) {
+        self.refused_private |= lifted_by_allow_private(&f.kind);
+        match &f.kind {
+            FailureKind::TooShort { chars, .. } => {
+                self.too_short = Some(self.too_short.unwrap_or(0).max(*chars));
+            }
+            // A template's own endpoint (the requested URL passed the pre-flight).
+            FailureKind::Blocked(r)
+                if p.kind() == crate::fetch::spec::ProviderKind::Template
+                    && lifted_by_allow_private(&f.kind) =>
+            {
+                if let Some(host) = r.host() {
+                    self.local_endpoint.get_or_insert((p.name.clone(), host));
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -328,14 +374,14 @@ impl Engine {
     fn invalid(&self, url: Option<&str>, why: &str, start: Instant, max_attempts: u32) -> Lookup {
         let r = self.redactor();
         let detail = clip_chars(&r.redact_text(&strip_controls(why)), 300);
-        let mut receipt = Receipt::start(
-            url.map(|u| r.redact_url(&strip_controls(u)))
+        let asked = Asked {
+            url: url
+                .map(|u| r.redact_url(&strip_controls(u)))
                 .unwrap_or_default(),
             max_attempts,
-            self.providers.len() as u32,
-        );
-        receipt.failure_reason = Some(FailureReason::InvalidInput);
-        receipt.failure_detail = Some(detail.clone());
+            providers_available: self.providers.len() as u32,
+        };
+        let mut receipt = Receipt::refused(asked, detail.clone());
         receipt.elapsed_ms = millis(start.elapsed());
         Lookup {
             receipt,
@@ -381,7 +427,8 @@ impl Engine {
         Ok(checked)
     }
 
-    /// Run one lookup.
+    /// Run one lookup: check the URL, walk the ready providers within the budget and the
+    /// deadline until one attempt returns usable content, and make the receipt.
     pub async fn lookup(&self, input: &ToolInput) -> Lookup {
         let start = Instant::now();
         let req = self.settings.request(input);
@@ -400,241 +447,199 @@ impl Engine {
             let why = UrlRejection::Robots(why).to_string();
             return self.invalid(Some(&req.url), &why, start, req.max_attempts);
         }
-        // Providers get the URL as given: `{url}` of templates is defined that way, the http
-        // provider's client parses it exactly as preflight did, and a command
-        // provider serializes the parsed URL itself.
-        let fetch_url = target.as_given();
-        // Keys the caller put in the URL are scrubbed wherever a provider echoes them.
-        let redactor = Arc::new(self.settings.redactor().with_url_secrets(&req.url));
-        let deadline = start + self.settings.deadline();
-        let attempt_timeout = self.settings.attempt_timeout();
-        let budget = (req.max_attempts as usize).min(self.providers.len());
-
-        let mut log: Vec<AttemptRecord> = Vec::new();
-        let mut found: Option<(String, Content)> = None;
-        let mut deadline_hit = false;
-        let mut stopped = false;
-        let mut refused_private = false;
-        let mut too_short: Option<usize> = None;
-        let mut local_endpoint = None;
-        for (i, p) in self.providers.iter().take(budget).enumerate() {
-            let now = Instant::now();
-            if self.stopped() {
-                stopped = true;
-                self.say("the run was stopped; no further attempts");
+        let mut run = Run {
+            // Keys the caller put in the URL are scrubbed wherever a provider echoes them.
+            redactor: Arc::new(self.settings.redactor().with_url_secrets(&req.url)),
+            deadline: start + self.settings.deadline(),
+            budget: (req.max_attempts as usize).min(self.providers.len()),
+            log: Vec::new(),
+            ended: None,
+            refused_private: false,
+            too_short: None,
+            local_endpoint: None,
+            req,
+            target,
+            start,
+        };
+        let mut found = None;
+        for (i, p) in self.providers.iter().take(run.budget).enumerate() {
+            if let Some(why) = self.ended(&run) {
+                run.ended = Some(why);
                 break;
             }
-            if now >= deadline {
-                deadline_hit = true;
-                self.say("lookup deadline reached; no further attempts");
-                break;
-            }
-            let attempt_deadline = (now + attempt_timeout).min(deadline);
-            let allowed = attempt_deadline - now;
-            self.say(&format!(
-                "attempt {}/{}: provider '{}' ({})",
-                i + 1,
-                budget,
-                p.name,
-                p.kind().as_str()
-            ));
-            if self.settings.verbosity() >= 2 {
-                // With this lookup's redactor, which knows the requested URL's own secrets
-                // in every encoding a template may put them in.
-                self.say(&redactor.redact_text(&self.request_line(&p.name, fetch_url, allowed)));
-            }
-            let fetch = p.fetch(
-                &target,
-                attempt_deadline,
-                allowed,
-                self.settings.max_body_bytes(),
-                &redactor,
-                self.cache.as_ref(),
-            );
-            let fetch = self.polite.fetching(p.kind(), fetch);
-            let result = match self.until_stopped(fetch, None).await {
-                Ok(mut payload) => {
-                    // Processing is bounded by the same deadline as the fetch.
-                    let status = payload.fetched.http_status;
-                    let note = payload.cache.take();
-                    let provenance = payload.provenance.clone();
-                    let exchange = evidence::exchange(&payload, &redactor, self.evidence);
-                    let cut = payload.fetched.truncated;
-                    let work = self.until_stopped(
-                        self.process(payload, &req, fetch_url, redactor.clone()),
-                        status,
-                    );
-                    let result = match tokio::time::timeout_at(attempt_deadline, work).await {
-                        Ok(r) => r,
-                        Err(_) => Err(Failure {
-                            kind: FailureKind::Timeout {
-                                phase: TimeoutPhase::Processing,
-                                after: allowed,
-                            },
-                            http_status: status,
-                        }),
-                    };
-                    let result = result.map(|c| c.sourced(provenance, exchange, cut));
-                    match note {
-                        None => result,
-                        Some(note) => {
-                            // Only content judged usable is stored (or refreshed): a
-                            // challenge page is fetched again next time, not served.
-                            if let (Ok(_), Some(p), Some(cache)) =
-                                (&result, note.pending, &self.cache)
-                            {
-                                let cache = cache.clone();
-                                let _ = tokio::task::spawn_blocking(move || cache.store(p)).await;
-                            }
-                            result.map(|mut c| {
-                                c.cache = Some(note.report);
-                                c
-                            })
-                        }
-                    }
-                }
-                Err(f) => Err(f),
-            };
-            let elapsed = millis(now.elapsed());
-            if let Err(f) = &result {
-                self.polite.attempt_failed(p.kind(), &target, &f.kind);
-                refused_private |= lifted_by_allow_private(&f.kind);
-                match &f.kind {
-                    FailureKind::TooShort { chars, .. } => {
-                        too_short = Some(too_short.unwrap_or(0).max(*chars));
-                    }
-                    // A template's own endpoint (the requested URL passed the pre-flight).
-                    FailureKind::Blocked(r)
-                        if p.kind() == crate::fetch::spec::ProviderKind::Template
-                            && lifted_by_allow_private(&f.kind) =>
-                    {
-                        if let Some(host) = r.host() {
-                            local_endpoint.get_or_insert((p.name.clone(), host));
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            // The one place a failure becomes words.
-            let (outcome, http_status, detail) = match &result {
-                Ok(c) => (Outcome::Ok, c.http_status, usable_detail(c.cache)),
-                Err(f) => (f.outcome(), f.http_status, f.kind.to_string()),
-            };
-            let detail = clip_chars(
-                &redactor.redact_text(&strip_controls(&detail)),
-                MAX_DETAIL_CHARS,
-            );
-            self.say(&format!(
-                "attempt {}/{}: provider '{}' -> {} in {elapsed} ms: {detail}",
-                i + 1,
-                budget,
-                p.name,
-                outcome.as_str(),
-            ));
-            log.push(AttemptRecord {
-                provider: p.name.clone(),
-                outcome,
-                http_status,
-                detail,
-                elapsed_ms: elapsed,
-            });
-            if let Ok(c) = result {
-                found = Some((p.name.clone(), c));
+            if let Some(content) = self.attempt(&mut run, i, p).await {
+                found = Some((p.name.clone(), content));
                 break;
             }
         }
+        self.finish(run, found)
+    }
 
-        let attempts = log.len() as u32;
-        let r = &redactor;
-        let mut found_evidence = None;
-        let mut receipt = Receipt::start(
-            r.redact_url(&strip_controls(&req.url)),
-            req.max_attempts,
-            self.providers.len() as u32,
+    /// Whether the lookup must end before its next attempt: the run was stopped, or the
+    /// deadline has passed.
+    fn ended(&self, run: &Run) -> Option<Ended> {
+        if self.stopped() {
+            self.say("the run was stopped; no further attempts");
+            return Some(Ended::Stopped);
+        }
+        if Instant::now() >= run.deadline {
+            self.say("lookup deadline reached; no further attempts");
+            return Some(Ended::Deadline);
+        }
+        None
+    }
+
+    /// One attempt with provider `p` (the `i`-th): fetch, process and judge under the
+    /// attempt's deadline, settle the cache, and write its record. Returns the content when
+    /// it is usable.
+    async fn attempt(&self, run: &mut Run, i: usize, p: &Provider) -> Option<Content> {
+        let now = Instant::now();
+        let attempt_deadline = (now + self.settings.attempt_timeout()).min(run.deadline);
+        let allowed = attempt_deadline - now;
+        let redactor = run.redactor.clone();
+        // Providers get the URL as given: `{url}` of templates is defined that way, the http
+        // provider's client parses it exactly as preflight did, and a command provider
+        // serializes the parsed URL itself.
+        let url = run.target.as_given();
+        let (n, budget) = (i + 1, run.budget);
+        self.say(&format!(
+            "attempt {n}/{budget}: provider '{}' ({})",
+            p.name,
+            p.kind().as_str()
+        ));
+        if self.settings.verbosity() >= 2 {
+            // With this lookup's redactor, which knows the requested URL's own secrets in
+            // every encoding a template may put them in.
+            self.say(&redactor.redact_text(&p.request_line(url, allowed)));
+        }
+        let fetch = p.fetch(
+            &run.target,
+            attempt_deadline,
+            allowed,
+            self.settings.max_body_bytes(),
+            &redactor,
+            self.cache.as_ref(),
         );
-        receipt.attempts = attempts;
-        receipt.fallback_used = attempts > 1;
-        receipt.attempts_log = log;
-        let text = match found {
-            Some((name, content)) => {
-                let total = content.text.chars().count();
+        let fetch = self.polite.fetching(p.kind(), fetch);
+        let result = match self.until_stopped(fetch, None).await {
+            Ok(mut payload) => {
+                // Processing is bounded by the same deadline as the fetch.
+                let status = payload.fetched.http_status;
+                let note = payload.cache.take();
+                let provenance = payload.provenance.clone();
+                let exchange = evidence::exchange(&payload, &redactor, self.evidence);
+                let cut = payload.fetched.truncated;
+                let work = self.until_stopped(
+                    self.process(payload, &run.req, url, redactor.clone()),
+                    status,
+                );
+                let result = match tokio::time::timeout_at(attempt_deadline, work).await {
+                    Ok(r) => r,
+                    Err(_) => Err(Failure {
+                        kind: FailureKind::Timeout {
+                            phase: TimeoutPhase::Processing,
+                            after: allowed,
+                        },
+                        http_status: status,
+                    }),
+                };
+                let mut result = result.map(|c| c.sourced(provenance, exchange, cut));
+                if let Some(note) = note {
+                    let report = note.settle(self.cache.as_ref(), result.is_ok()).await;
+                    if let Ok(c) = &mut result {
+                        c.cache = Some(report);
+                    }
+                }
+                result
+            }
+            Err(f) => Err(f),
+        };
+        let elapsed = millis(now.elapsed());
+        if let Err(f) = &result {
+            self.polite.attempt_failed(p.kind(), &run.target, &f.kind);
+            run.note_failure(f, p);
+        }
+        // The one place a failure becomes words.
+        let (outcome, http_status, detail) = match &result {
+            Ok(c) => (Outcome::Ok, c.http_status, usable_detail(c.cache)),
+            Err(f) => (f.outcome(), f.http_status, f.kind.to_string()),
+        };
+        let detail = clip_chars(
+            &redactor.redact_text(&strip_controls(&detail)),
+            MAX_DETAIL_CHARS,
+        );
+        self.say(&format!(
+            "attempt {n}/{budget}: provider '{}' -> {} in {elapsed} ms: {detail}",
+            p.name,
+            outcome.as_str(),
+        ));
+        run.log.push(AttemptRecord {
+            provider: p.name.clone(),
+            outcome,
+            http_status,
+            detail,
+            elapsed_ms: elapsed,
+        });
+        result.ok()
+    }
+
+    /// The receipt and the text of a lookup that has made its attempts: the window of the
+    /// content that was found, or why there is none.
+    fn finish(&self, run: Run, found: Option<(String, Content)>) -> Lookup {
+        let r = &run.redactor;
+        let asked = Asked {
+            url: r.redact_url(&strip_controls(&run.req.url)),
+            max_attempts: run.req.max_attempts,
+            providers_available: self.providers.len() as u32,
+        };
+        let attempts = run.log.len();
+        let (mut receipt, text, evidence) = match found {
+            Some((provider, content)) => {
                 // A window at or past the end is not an error: the content is there, the
                 // window of it is empty, and `content_chars` says where it ends.
-                let (win, next) = window(&content.text, req.start_index, req.max_chars);
-                receipt.ok = true;
-                receipt.provider_used = Some(name);
-                receipt.content_chars = total as u64;
-                receipt.content_sha256 = Some(sha256_hex(&content.text));
-                receipt.next_start_index = next.map(|n| n as u64);
-                receipt.title = content.title;
-                receipt.truncated = content.truncated;
-                receipt.cache = content.cache;
+                let (win, next) = window(&content.text, run.req.start_index, run.req.max_chars);
+                let used = Used {
+                    provider,
+                    content_chars: content.text.chars().count() as u64,
+                    content_sha256: sha256_hex(&content.text),
+                    next_start_index: next.map(|n| n as u64),
+                    title: content.title,
+                    truncated: content.truncated,
+                    cache: content.cache,
+                };
+                let text = win.to_string();
+                let mut receipt = Receipt::succeeded(asked, run.log, used);
                 evidence::fill(&mut receipt, content.provenance, content.body_sha256);
-                found_evidence = content.evidence;
-                win.to_string()
+                (receipt, text, content.evidence)
             }
             None => {
                 let reason = if self.providers.is_empty() {
                     FailureReason::NoProvidersConfigured
-                } else if deadline_hit || stopped || (attempts as usize) < self.providers.len() {
+                } else if run.ended.is_some() || attempts < self.providers.len() {
                     FailureReason::AttemptBudgetExhausted
                 } else {
                     FailureReason::AllProvidersFailed
                 };
-                receipt.failure_reason = Some(reason);
-                if reason == FailureReason::NoProvidersConfigured {
-                    receipt.failure_detail =
-                        Some(clip_chars(&r.redact_text(&self.why_no_provider()), 600));
-                }
-                if stopped && attempts == 0 {
+                let detail = (reason == FailureReason::NoProvidersConfigured)
+                    .then(|| clip_chars(&r.redact_text(&self.why_no_provider()), 600));
+                let receipt = Receipt::unanswered(asked, run.log, reason, detail);
+                let text = if run.ended == Some(Ended::Stopped) && attempts == 0 {
                     "no usable content: the run was stopped before the first attempt".into()
                 } else {
                     failure_line(&receipt)
-                }
+                };
+                (receipt, text, None)
             }
         };
-        receipt.elapsed_ms = millis(start.elapsed());
+        receipt.elapsed_ms = millis(run.start.elapsed());
         Lookup {
             receipt,
             text,
-            refused_private,
-            too_short,
-            local_endpoint,
-            evidence: found_evidence,
+            refused_private: run.refused_private,
+            too_short: run.too_short,
+            local_endpoint: run.local_endpoint,
+            evidence,
         }
-    }
-
-    /// `-vv`: what an attempt is about to send (the caller redacts it, and the printer).
-    fn request_line(&self, name: &str, url: &str, allowed: Duration) -> String {
-        use crate::fetch::spec::ProviderDetail;
-        let spec = self.settings.providers().iter().find(|s| s.name == name);
-        let what = match spec.map(|s| &s.detail) {
-            Some(ProviderDetail::Template {
-                url: template,
-                method,
-                ..
-            }) => format!(
-                "{} {}",
-                if *method == crate::fetch::spec::Method::Post {
-                    "POST"
-                } else {
-                    "GET"
-                },
-                crate::fetch::provider::fill(template.expose(), url)
-            ),
-            Some(ProviderDetail::Command { argv, .. }) => format!(
-                "run {}",
-                argv.iter()
-                    .map(|a| crate::fetch::provider::fill(a.expose(), url))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ),
-            _ => format!("GET {url}"),
-        };
-        format!(
-            "request for '{name}': {what} (up to {:.1}s)",
-            allowed.as_secs_f64()
-        )
     }
 
     /// Why no provider is ready: every skipped provider

@@ -147,7 +147,70 @@ pub struct CacheReport {
     pub age_secs: u64,
 }
 
+/// What every receipt repeats of the request: the URL (redacted), the attempt ceiling and
+/// the number of ready providers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Asked {
+    pub url: String,
+    pub max_attempts: u32,
+    pub providers_available: u32,
+}
+
+/// The content a successful lookup returns, as the receipt describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Used {
+    pub provider: String,
+    pub content_chars: u64,
+    pub content_sha256: String,
+    pub next_start_index: Option<u64>,
+    pub title: Option<String>,
+    pub truncated: bool,
+    pub cache: Option<CacheReport>,
+}
+
 impl Receipt {
+    /// A request refused before any attempt: `invalid_input`, with why.
+    pub fn refused(asked: Asked, detail: String) -> Receipt {
+        let mut r = Receipt::start(asked.url, asked.max_attempts, asked.providers_available);
+        r.failure_reason = Some(FailureReason::InvalidInput);
+        r.failure_detail = Some(detail);
+        r
+    }
+
+    /// A lookup whose last attempt (in `log`) returned usable content.
+    pub fn succeeded(asked: Asked, log: Vec<AttemptRecord>, used: Used) -> Receipt {
+        let mut r = Receipt::start(asked.url, asked.max_attempts, asked.providers_available);
+        r.attempts = log.len() as u32;
+        r.fallback_used = log.len() > 1;
+        r.attempts_log = log;
+        r.ok = true;
+        r.provider_used = Some(used.provider);
+        r.content_chars = used.content_chars;
+        r.content_sha256 = Some(used.content_sha256);
+        r.next_start_index = used.next_start_index;
+        r.title = used.title;
+        r.truncated = used.truncated;
+        r.cache = used.cache;
+        r
+    }
+
+    /// A lookup that got no usable content: the attempts it made, why it ended, and a
+    /// detail where the reason alone does not say it.
+    pub fn unanswered(
+        asked: Asked,
+        log: Vec<AttemptRecord>,
+        reason: FailureReason,
+        detail: Option<String>,
+    ) -> Receipt {
+        let mut r = Receipt::start(asked.url, asked.max_attempts, asked.providers_available);
+        r.attempts = log.len() as u32;
+        r.fallback_used = log.len() > 1;
+        r.attempts_log = log;
+        r.failure_reason = Some(reason);
+        r.failure_detail = detail;
+        r
+    }
+
     /// Mark a receipt for a lookup that could not complete (a bug, never a caller's or a
     /// server's doing): no usable content, all providers failed.
     pub fn failed_internally(mut self) -> Receipt {

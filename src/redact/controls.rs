@@ -6,6 +6,9 @@
 //! detail it makes, the DOM pass to the page before conversion, and the printer once more
 //! to everything it writes.
 
+use super::out::ceil_boundary;
+use super::out::floor_boundary;
+
 use std::borrow::Cow;
 use std::str::Chars;
 
@@ -107,10 +110,7 @@ fn has_controls(text: &str) -> bool {
     let b = text.as_bytes();
     let slow = |at: usize, end: usize| {
         // Every char that starts in `at..end` lies whole in `from..to`.
-        let (from, to) = (
-            super::floor_boundary(text, at),
-            super::ceil_boundary(text, end + 1),
-        );
+        let (from, to) = (floor_boundary(text, at), ceil_boundary(text, end + 1));
         text.get(from..to)
             .unwrap_or(text)
             .chars()

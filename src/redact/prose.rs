@@ -15,10 +15,11 @@
 //! 3f2a9c1d4e5b…" (a digest) stay; so do the placeholders of curl's documentation
 //! (`-u user:password`, `-u "$USER:$TOKEN"`, `-u guest:guest`).
 
-use super::{
+use super::names::{
     code_like, credential_like, is_name_byte, is_placeholder_text, text_name_sensitive, token_like,
-    Norm, Out,
+    Norm,
 };
+use super::out::Out;
 
 /// How far back a curl command may start before its `-u` (its logical line, continued by
 /// `\` at line ends, as gitleaks reads up to five lines).

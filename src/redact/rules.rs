@@ -12,6 +12,8 @@
 //! let a rule hide part of a marker (a match that holds one is skipped, which keeps
 //! redaction idempotent).
 
+use super::names::entropy;
+
 use regex::Regex;
 use serde::Deserialize;
 
@@ -216,10 +218,7 @@ impl ExtraRule {
             if s.contains(super::URL_MARKER) || whole.as_str().contains(super::URL_MARKER) {
                 continue;
             }
-            if self
-                .entropy
-                .is_some_and(|min| super::entropy(s.as_bytes()) <= min)
-            {
+            if self.entropy.is_some_and(|min| entropy(s.as_bytes()) <= min) {
                 continue;
             }
             let allowed = self

@@ -4,8 +4,8 @@
 use crate::common;
 
 use common::{
-    article, assert_envelope, config_file, http_providers, json_out, raw_config_file, vetch,
-    Isolated,
+    article, assert_envelope, config_file, http_providers, json_out, raw_config_file, stderr_of,
+    stdout_of, vetch, Isolated,
 };
 use predicates::prelude::*;
 use serde_json::Value;
@@ -585,14 +585,6 @@ async fn batch_ignores_a_byte_order_mark() {
 }
 
 // ---- Issue 17: flags a curl user reaches for, errors that say how to fix ----
-
-fn stderr_of(out: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8(out.get_output().stderr.clone()).unwrap()
-}
-
-fn stdout_of(out: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8(out.get_output().stdout.clone()).unwrap()
-}
 
 #[test]
 fn url_without_scheme_gets_http_for_localhost_and_refused_local_host_hints_allow_private() {

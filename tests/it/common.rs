@@ -352,3 +352,19 @@ pub fn within_hang_guard<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'stat
     rx.recv_timeout(HANG_GUARD)
         .unwrap_or_else(|e| panic!("no result within the hang guard ({HANG_GUARD:?}): {e}"))
 }
+
+/// What a finished `vetch` command printed on stdout, as text.
+pub fn stdout_of(out: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+}
+
+/// What a finished `vetch` command printed on stderr, as text.
+pub fn stderr_of(out: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8(out.get_output().stderr.clone()).unwrap()
+}
+
+/// Hex SHA-256 of `b`, as the receipt writes its hashes.
+pub fn sha256_hex(b: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(Sha256::digest(b))
+}

@@ -6,17 +6,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::common;
 
-use common::{article, config_file, engine, http_providers, json_out, vetch};
+use common::{article, config_file, engine, http_providers, json_out, sha256_hex, vetch};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use vetch::model::input::ToolInput;
 use vetch::model::receipt::Receipt;
 use wiremock::matchers::path;
 use wiremock::{Mock, MockServer, ResponseTemplate};
-
-fn sha256_hex(b: &[u8]) -> String {
-    hex::encode(Sha256::digest(b))
-}
 
 fn now_secs() -> u64 {
     SystemTime::now()

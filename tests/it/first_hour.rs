@@ -14,17 +14,9 @@ use wiremock::matchers::path;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use crate::common::{
-    article, assert_envelope, config_file, http_providers, json_out, raw_config_file, vetch,
-    vetch_process,
+    article, assert_envelope, config_file, http_providers, json_out, raw_config_file, stderr_of,
+    stdout_of, vetch, vetch_process,
 };
-
-fn stderr_of(out: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8(out.get_output().stderr.clone()).unwrap()
-}
-
-fn stdout_of(out: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8(out.get_output().stdout.clone()).unwrap()
-}
 
 /// A health endpoint on loopback, plain HTTP, answering `ok` (2 characters).
 async fn health_server() -> MockServer {

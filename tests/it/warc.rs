@@ -16,18 +16,13 @@ use std::sync::OnceLock;
 
 use crate::common;
 
-use common::{article, config_file, http_providers, json_out, vetch};
+use common::{article, config_file, http_providers, json_out, sha256_hex, vetch};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use wiremock::matchers::{path, path_regex};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 /// The warcio the tests were written against.
 const WARCIO: &str = "warcio==1.8.1";
-
-fn sha256_hex(b: &[u8]) -> String {
-    hex::encode(Sha256::digest(b))
-}
 
 /// A Python that can `import warcio`, or None (the reason said on stderr) when python3 or
 /// its venv module is missing. Under `CI=true` a missing Python is a failure, not a skip.
