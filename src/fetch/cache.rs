@@ -359,6 +359,38 @@ fn has_directive(headers: &HeaderMap, directive: &str) -> bool {
         })
 }
 
+/// `headers` with their freshness rewritten as one `max-age`: the response's own (from
+/// `max-age` or `Expires`, less its age, as RFC 9111 computes it), or `default` when it
+/// states none, and never more than `default` (robots.txt: its own freshness or 24 hours,
+/// never longer). `no-store` and `no-cache` are kept, so they still mean what they said.
+pub fn capped_freshness(headers: &HeaderMap, default: Duration, now: SystemTime) -> HeaderMap {
+    let own = has_directive(headers, "max-age") || headers.contains_key("expires");
+    let ttl = if own {
+        let (mut parts, ()) = http::Request::new(()).into_parts();
+        parts.method = http::Method::GET;
+        let (mut res, ()) = http::Response::new(()).into_parts();
+        res.headers = headers.clone();
+        CachePolicy::new_options(&parts, &res, now, options()).time_to_live(now)
+    } else {
+        default
+    };
+    let mut out = headers.clone();
+    for name in ["cache-control", "expires", "age", "date"] {
+        out.remove(name);
+    }
+    let mut cc = format!("max-age={}", ttl.min(default).as_secs());
+    for d in ["no-store", "no-cache"] {
+        if has_directive(headers, d) {
+            cc.push_str(", ");
+            cc.push_str(d);
+        }
+    }
+    if let Ok(v) = HeaderValue::from_str(&cc) {
+        out.insert(reqwest::header::CACHE_CONTROL, v);
+    }
+    out
+}
+
 impl HttpCache {
     /// The cache for this run: its directory checked (and created, 0700, when missing)
     /// unless `--no-cache`; a directory that is not this user's alone is refused (see
@@ -511,7 +543,21 @@ impl HttpCache {
     /// cache store (`no-store` never is). A body cut at the cap is never stored: a later
     /// lookup with a larger cap must not get the prefix.
     pub fn offer(&self, key: &str, req: &http::request::Parts, o: Offer<'_>) -> Option<Pending> {
-        if o.truncated || !(200..300).contains(&o.status) {
+        if !(200..300).contains(&o.status) {
+            return None;
+        }
+        self.offer_final(key, req, o)
+    }
+
+    /// [`HttpCache::offer`] for an answer whose 4xx status is itself the answer (robots.txt:
+    /// a 404 means "no rules", worth keeping as long as a file would be).
+    pub fn offer_final(
+        &self,
+        key: &str,
+        req: &http::request::Parts,
+        o: Offer<'_>,
+    ) -> Option<Pending> {
+        if o.truncated || !(200..500).contains(&o.status) || (300..400).contains(&o.status) {
             return None;
         }
         let res = self.policy_response(o.status, o.headers, true);

@@ -20,7 +20,7 @@ use crate::fetch::evidence::{self, same_origin, Hop, Sent, Wire};
 use crate::fetch::guard::{NetworkPolicy, Refusal};
 use crate::fetch::spec::sensitive_header;
 pub use crate::model::failure::RedirectError;
-use crate::model::failure::{FailureKind, TimeoutPhase, TransportKind};
+use crate::model::failure::{FailureKind, RobotsRefusal, TimeoutPhase, TransportKind};
 use crate::model::receipt::Outcome;
 
 /// A response that landed with a 2xx status (or a command's output), body read (possibly
@@ -71,36 +71,70 @@ pub struct RedirectFailure {
     pub error: RedirectError,
 }
 
+/// What a [`HopGate`] says of a redirect hop, without waiting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HopVerdict {
+    Follow,
+    Refuse(RobotsRefusal),
+    /// Not known yet: the hop is not followed; [`send_landed`] has the gate learn it, then
+    /// sends the request again.
+    Unknown,
+}
+
+/// A check of every redirect hop beyond the guard's: robots.txt for the hops of an `http`
+/// provider (DESIGN §13). Synchronous, because reqwest's redirect policy is; what needs a
+/// fetch first is learnt between two sends of the request.
+pub trait HopGate: Send + Sync {
+    fn check_hop(&self, url: &url::Url) -> HopVerdict;
+    /// Learn what is needed to decide `url` (until `deadline`, at most).
+    fn learn_hop<'a>(
+        self: Arc<Self>,
+        url: &'a url::Url,
+        deadline: Instant,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'a>>;
+}
+
 tokio::task_local! {
-    /// The route of the request this task is sending (see [`send_landed`]): the redirect
-    /// policy runs inside the response future, so it records each hop it lets the client
-    /// follow here, and a shared client needs no per-request state.
-    static ROUTE: Arc<std::sync::Mutex<Route>>;
+    /// The gate for the redirect hops of the requests this task sends (the engine scopes
+    /// it around an `http` provider's attempt; template endpoints are the operator's).
+    pub static HOP_GATE: Arc<dyn HopGate>;
 }
 
-/// Where one request has been, for the redirect policy.
-#[derive(Debug)]
-struct Route {
-    /// The URLs visited so far: the requested one, then every hop followed.
-    visited: Vec<reqwest::Url>,
+/// Sends of one request while a [`HopGate`] learns the origins of its redirect chain.
+const MAX_GATE_ROUNDS: usize = 16;
+
+/// What the redirect policy learns while one request is sent (see [`send_landed`]): it runs
+/// inside the response future, so it records here each hop it lets the client follow (and
+/// a hop the gate could not decide yet, or one that leaves the origin of the request's
+/// credentials), and a shared client needs no per-request state.
+#[derive(Default)]
+struct Trace {
     /// The hops followed, in order.
-    hops: Vec<Hop>,
-    /// While the request carries credentials: the origin they belong to. A hop to another
-    /// origin is not followed by the client, which would send them again (reqwest strips
-    /// only the standard credential headers, and only on a hop that changes host from the
-    /// one before it: `A → B/x → B/y` gave `B/y` the request's `Authorization` back);
+    hops: std::sync::Mutex<Vec<Hop>>,
+    /// The URLs visited so far: the requested one, then every hop followed (the redirect
+    /// limit and the loop check count the whole route, across a send without credentials).
+    visited: std::sync::Mutex<Vec<reqwest::Url>>,
+    gate: Option<Arc<dyn HopGate>>,
+    undecided: std::sync::Mutex<Option<url::Url>>,
+    /// While the request carries credentials: the URL whose origin they belong to. A hop to
+    /// another origin is not followed by the client, which would send them again (reqwest
+    /// strips only the standard credential headers, and only on a hop that changes host from
+    /// the one before it: `A → B/x → B/y` gave `B/y` the request's `Authorization` back);
     /// [`send_landed`] sends it itself without them.
-    guarded: Option<reqwest::Url>,
+    guarded: std::sync::Mutex<Option<reqwest::Url>>,
     /// The hop that left the guarded origin, to be sent without credentials.
-    resend: Option<Hop>,
+    resend: std::sync::Mutex<Option<Hop>>,
 }
 
-impl Route {
-    fn lock(route: &std::sync::Mutex<Route>) -> std::sync::MutexGuard<'_, Route> {
-        route
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+fn locked<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
     }
+}
+
+tokio::task_local! {
+    static TRACE: Arc<Trace>;
 }
 
 /// Resolves names with the system resolver and keeps only the addresses the policy allows.
@@ -155,10 +189,10 @@ pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, FailureKind
     let apply = o.apply_domain_lists;
     let redirect_policy = redirect::Policy::custom(move |attempt| {
         let status = attempt.status().as_u16();
-        let route = ROUTE.try_with(Arc::clone).ok();
-        let visited = route
+        let trace = TRACE.try_with(Arc::clone).ok();
+        let visited = trace
             .as_ref()
-            .map_or(attempt.previous().len(), |r| Route::lock(r).visited.len());
+            .map_or(attempt.previous().len(), |t| locked(&t.visited).len());
         if visited > max {
             return attempt.error(RedirectFailure {
                 status,
@@ -174,9 +208,9 @@ pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, FailureKind
         }
         let seen = |u: &reqwest::Url| {
             attempt.previous().iter().any(|p| p == u)
-                || route
+                || trace
                     .as_ref()
-                    .is_some_and(|r| Route::lock(r).visited.contains(u))
+                    .is_some_and(|t| locked(&t.visited).contains(u))
         };
         if seen(attempt.url()) {
             return attempt.error(RedirectFailure {
@@ -190,26 +224,41 @@ pub fn build_client(o: ClientOptions<'_>) -> Result<reqwest::Client, FailureKind
                 error: RedirectError::Refused(r),
             });
         }
+        let gate = trace
+            .as_ref()
+            .and_then(|t| t.gate.as_ref().map(|g| g.check_hop(attempt.url())));
+        match gate {
+            Some(HopVerdict::Refuse(r)) => {
+                return attempt.error(RedirectFailure {
+                    status,
+                    error: RedirectError::Robots(r),
+                })
+            }
+            Some(HopVerdict::Unknown) => {
+                if let Some(t) = &trace {
+                    *locked(&t.undecided) = Some(attempt.url().clone());
+                }
+                return attempt.stop();
+            }
+            Some(HopVerdict::Follow) | None => {}
+        }
         // Recorded for the receipt's `redirects` and the WARC request record.
         let hop = Hop {
             status,
             url: attempt.url().clone(),
         };
-        let Some(route) = route else {
+        let Some(trace) = trace else {
             return attempt.follow();
         };
-        let mut r = Route::lock(&route);
-        r.visited.push(hop.url.clone());
-        r.hops.push(hop.clone());
-        if r.guarded
+        locked(&trace.visited).push(hop.url.clone());
+        locked(&trace.hops).push(hop.clone());
+        let leaves = locked(&trace.guarded)
             .as_ref()
-            .is_some_and(|o| !same_origin(o, &hop.url))
-        {
-            r.resend = Some(hop);
-            drop(r);
+            .is_some_and(|o| !same_origin(o, &hop.url));
+        if leaves {
+            *locked(&trace.resend) = Some(hop);
             return attempt.stop();
         }
-        drop(r);
         attempt.follow()
     });
     let mut b = reqwest::Client::builder()
@@ -460,36 +509,73 @@ pub async fn send_landed(
         .headers()
         .keys()
         .any(|n| sensitive_header(n.as_str()));
-    let route = Arc::new(std::sync::Mutex::new(Route {
-        visited: vec![request.url().clone()],
-        hops: Vec::new(),
-        guarded: credentials.then(|| request.url().clone()),
-        resend: None,
-    }));
-    let sent_at = std::time::SystemTime::now();
-    let sending = ROUTE.scope(route.clone(), async {
-        let first = client.execute(request).await?;
-        let Some(hop) = Route::lock(&route).resend.take() else {
-            return Ok(first);
+    let gate = HOP_GATE.try_with(Arc::clone).ok();
+    let timed_out = || {
+        Failure::new(FailureKind::Timeout {
+            phase: TimeoutPhase::WaitingForResponse,
+            after: budget,
+        })
+    };
+    // With a gate, a hop it cannot decide yet stops the chain; once the gate has learnt
+    // what it needed (robots.txt of the hop's origin) the request is sent again, and the
+    // chain is followed further. Each round learns one more origin, so the rounds are
+    // bounded by the redirects allowed.
+    let mut rounds = 0;
+    let mut original = Some(request);
+    let (mut resp, trace, sent_at) = loop {
+        let trace = Arc::new(Trace {
+            gate: gate.clone(),
+            visited: std::sync::Mutex::new(vec![sent.url.clone()]),
+            guarded: std::sync::Mutex::new(credentials.then(|| sent.url.clone())),
+            ..Trace::default()
+        });
+        // A copy while another round may follow (a GET's copy is cheap), else the request.
+        let copy = gate
+            .as_ref()
+            .and_then(|_| original.as_ref().and_then(reqwest::Request::try_clone));
+        let Some(this) = copy.or_else(|| original.take()) else {
+            return Err(Failure::new(FailureKind::Redirect(RedirectError::Loop)));
         };
-        // The hop left the origin the credentials belong to: sent here without them (and
-        // every later hop too), the method and body as the client would have sent them.
-        Route::lock(&route).guarded = None;
-        client.execute(without_credentials(&sent, &hop)).await
-    });
-    let mut resp = match tokio::time::timeout_at(deadline, sending).await {
-        Err(_) => {
-            return Err(Failure::new(FailureKind::Timeout {
-                phase: TimeoutPhase::WaitingForResponse,
-                after: budget,
-            }))
+        let sent_at = std::time::SystemTime::now();
+        let sending = TRACE.scope(trace.clone(), async {
+            let first = client.execute(this).await?;
+            let Some(hop) = locked(&trace.resend).take() else {
+                return Ok(first);
+            };
+            // The hop left the origin the credentials belong to: sent here without them
+            // (and every later hop too), the method and body as the client would send them.
+            *locked(&trace.guarded) = None;
+            client.execute(without_credentials(&sent, &hop)).await
+        });
+        let resp = match tokio::time::timeout_at(deadline, sending).await {
+            Err(_) => return Err(timed_out()),
+            Ok(Err(e)) => return Err(describe_error(&e)),
+            Ok(Ok(r)) => r,
+        };
+        let undecided = locked(&trace.undecided).take();
+        match (undecided, &gate) {
+            (Some(hop), Some(g)) => {
+                rounds += 1;
+                if rounds > MAX_GATE_ROUNDS {
+                    return Err(Failure {
+                        kind: FailureKind::Redirect(RedirectError::Loop),
+                        http_status: Some(resp.status().as_u16()),
+                    });
+                }
+                drop(resp);
+                if tokio::time::timeout_at(deadline, g.clone().learn_hop(&hop, deadline))
+                    .await
+                    .is_err()
+                {
+                    return Err(timed_out());
+                }
+            }
+            _ => break (resp, trace, sent_at),
         }
-        Ok(Err(e)) => return Err(describe_error(&e)),
-        Ok(Ok(r)) => r,
     };
     let wire = Wire {
         sent,
-        hops: Some(Route::lock(&route).hops.clone()),
+        hops: Some(locked(&trace.hops).clone()),
         version: resp.version(),
         remote: resp.remote_addr(),
         sent_at,
@@ -620,9 +706,38 @@ pub fn retry_after_is_valid(value: &str) -> bool {
     seconds || DATE.as_ref().is_some_and(|re| re.is_match(v))
 }
 
+/// How long a (valid, see [`retry_after_is_valid`]) `Retry-After` value asks to wait from
+/// `now`: its seconds, or the time until its date (zero for a date past).
+pub fn retry_after_delay(value: &str, now: std::time::SystemTime) -> Option<Duration> {
+    let v = value.trim();
+    if !retry_after_is_valid(v) {
+        return None;
+    }
+    if let Ok(secs) = v.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    let at = httpdate::parse_http_date(v).ok()?;
+    Some(at.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn retry_after_delay_reads_seconds_and_dates() {
+        let now = std::time::UNIX_EPOCH + Duration::from_secs(784_111_777);
+        let d = |v| retry_after_delay(v, now);
+        assert_eq!(d("1"), Some(Duration::from_secs(1)));
+        assert_eq!(d(" 120 "), Some(Duration::from_secs(120)));
+        // 784111777 is Sun, 06 Nov 1994 08:49:37 GMT.
+        assert_eq!(
+            d("Sun, 06 Nov 1994 08:49:47 GMT"),
+            Some(Duration::from_secs(10))
+        );
+        assert_eq!(d("Sun, 06 Nov 1994 08:49:27 GMT"), Some(Duration::ZERO));
+        assert_eq!(d("soon"), None);
+    }
 
     #[test]
     fn retry_after_quoted_only_when_a_number_or_a_date() {

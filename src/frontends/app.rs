@@ -76,13 +76,16 @@ fn settings(
             user_agent: run.user_agent.clone(),
             no_cache: run.no_cache,
             max_age_secs: run.max_age,
+            robots: run.robots,
         },
     )
     .map_err(AppError::from)
 }
 
-/// Build the engine, wiring `-v` diagnostics to the printer.
-fn engine(settings: Settings, printer: &Printer) -> Engine {
+/// Build the engine, wiring `-v` diagnostics to the printer. `by_program`: the URLs come
+/// from a program (`tool`, `mcp`, `batch`), which `[lookup] robots = "auto"` respects
+/// robots.txt for; a person typed them (`lookup`).
+fn engine(settings: Settings, printer: &Printer, by_program: bool) -> Engine {
     let verbose = settings.verbose();
     if verbose {
         printer.diag(&format!("config: {}", settings.source()));
@@ -119,9 +122,22 @@ fn engine(settings: Settings, printer: &Printer) -> Engine {
             printer.diag(&format!("cache: not used: {why}"));
         }
     }
+    let robots = settings
+        .robots_mode()
+        .respected(by_program)
+        .then(|| Arc::new(robots(&settings, cache.clone())));
+    if verbose {
+        printer.diag(&match &robots {
+            Some(r) => format!("robots.txt: respected (user-agent {})", r.agent()),
+            None => "robots.txt: ignored".into(),
+        });
+    }
     let mut engine = Engine::new(Arc::new(settings));
     if let Some(cache) = cache {
         engine = engine.with_cache(cache);
+    }
+    if let Some(robots) = robots {
+        engine = engine.with_robots(robots);
     }
     if verbose {
         let p = printer.clone();
@@ -129,6 +145,32 @@ fn engine(settings: Settings, printer: &Printer) -> Engine {
     } else {
         engine
     }
+}
+
+/// robots.txt for this run: the run's User-Agent, guard and attempt timeout, the way of its
+/// first `http` provider (its proxy), and the run's cache.
+fn robots(
+    s: &Settings,
+    cache: Option<Arc<crate::fetch::cache::HttpCache>>,
+) -> crate::fetch::robots::Robots {
+    use crate::fetch::spec::ProviderDetail;
+    let first_http = s.ready_providers().find_map(|p| match &p.detail {
+        ProviderDetail::Http {
+            proxy, user_agent, ..
+        } => Some((proxy.clone(), user_agent.clone())),
+        _ => None,
+    });
+    let (proxy, user_agent) = first_http.unwrap_or_default();
+    crate::fetch::robots::Robots::new(
+        crate::fetch::robots::RobotsConfig {
+            agent: s.robots_agent().to_string(),
+            user_agent: user_agent.unwrap_or_else(|| s.user_agent().to_string()),
+            policy: s.policy().clone(),
+            proxy,
+            timeout: s.attempt_timeout(),
+        },
+        cache,
+    )
 }
 
 /// A command line clap refused: help and version are printed as clap prints them; any
@@ -171,15 +213,21 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<Done, AppError> {
             let printer = Printer::new(s.redactor().clone(), Layout::Compact);
             let warc = open_warc(&b.run, "batch")?;
             let stop = crate::lookup::Stop::default();
-            let mut engine = engine(s, &printer)
+            let opts = batch_options(&g, &b);
+            let pacer = opts.pacer.clone();
+            let mut engine = engine(s, &printer, true)
                 .with_cpu_slots(cores())
-                .with_stop(stop.clone());
+                .with_stop(stop.clone())
+                .with_retry_after(Arc::new(move |url: &url::Url, wait| {
+                    if let Some(host) = crate::frontends::pacing::host_key(url) {
+                        pacer.pause(&host, wait);
+                    }
+                }));
             if warc.is_some() {
                 engine = engine.with_evidence();
             }
             crate::redact::compile_all_shapes();
             let rt = runtime()?;
-            let opts = batch_options(&g, &b);
             let report = rt.block_on(crate::frontends::batch::run(
                 Arc::new(engine),
                 stop,
@@ -195,7 +243,7 @@ fn dispatch(cli: Cli, layout: Layout) -> Result<Done, AppError> {
         Command::Mcp => {
             let s = settings(&g, &[], None, &RunArgs::default())?;
             let printer = Printer::new(s.redactor().clone(), Layout::Compact);
-            let engine = engine(s, &printer).with_cpu_slots(cores());
+            let engine = engine(s, &printer, true).with_cpu_slots(cores());
             crate::redact::compile_all_shapes();
             let rt = runtime()?;
             // A session the client ended badly (e.g. no `initialize` first) is the client's
@@ -254,6 +302,9 @@ fn batch_options(g: &GlobalArgs, b: &BatchArgs) -> crate::frontends::batch::Batc
     crate::frontends::batch::BatchOptions {
         concurrency: b.concurrency as usize,
         per_host: b.per_host as usize,
+        pacer: Arc::new(crate::frontends::pacing::Pacer::new(
+            std::time::Duration::from_secs(b.max_host_wait),
+        )),
         verbose: g.verbose > 0,
         defaults: ToolInput {
             url: String::new(),
@@ -312,7 +363,7 @@ fn lookup(g: &GlobalArgs, a: LookupArgs, layout: Layout) -> Result<Done, AppErro
     let max_body = s.max_body_bytes();
     let hint = private_hint(&s, &input.url);
     let mut warc = open_warc(&a.run, "lookup")?;
-    let mut engine = engine(s, &printer);
+    let mut engine = engine(s, &printer, false);
     if warc.is_some() {
         engine = engine.with_evidence();
     }
@@ -484,7 +535,7 @@ const TOOL_TERMINAL_HINT: &str = "reading one JSON tool input from stdin (e.g. {
 fn tool(g: &GlobalArgs, layout: Layout) -> Result<Done, AppError> {
     let s = settings(g, &[], None, &RunArgs::default())?;
     let printer = Printer::new(s.redactor().clone(), layout);
-    let engine = engine(s, &printer);
+    let engine = engine(s, &printer, true);
     {
         use std::io::IsTerminal;
         if std::io::stdin().is_terminal() {

@@ -21,6 +21,7 @@ use tokio::task::JoinHandle;
 
 use crate::frontends::exit::{AppError, Done};
 use crate::frontends::output::Printer;
+use crate::frontends::pacing::{host_key, Pacer};
 use crate::frontends::warc::{encode_pair, Encoded, WarcFile};
 use crate::lookup::{Engine, Stop};
 use crate::model::input::{parse_request, InputError, Request, ToolInput};
@@ -33,6 +34,9 @@ pub const MAX_LINE_BYTES: usize = 1024 * 1024;
 pub struct BatchOptions {
     pub concurrency: usize,
     pub per_host: usize,
+    /// The hosts' clocks (Crawl-delay, Retry-After); the engine tells it of every
+    /// Retry-After (see [`Engine::with_retry_after`]).
+    pub pacer: Arc<Pacer>,
     pub verbose: bool,
     /// `--must-contain`, `--min-chars`, `--max-attempts`, `--max-chars`: the fields of
     /// every URL line (JSON lines say their own). `url` is unused.
@@ -72,14 +76,29 @@ pub fn format_rate(per_sec: f64) -> String {
     }
 }
 
-fn host_key(req: &Request) -> Option<String> {
-    let input = req.input.as_ref().ok()?;
-    let u = url::Url::parse(&input.url).ok()?;
-    Some(format!(
-        "{}:{}",
-        u.host_str()?.to_ascii_lowercase(),
-        u.port_or_known_default().unwrap_or(0)
-    ))
+fn request_url(req: &Request) -> Option<url::Url> {
+    url::Url::parse(&req.input.as_ref().ok()?.url).ok()
+}
+
+/// Wait for this lookup's turn at its host: robots.txt's `Crawl-delay` when it is respected
+/// (learning the file, once per origin, within one attempt's time), and any `Retry-After`
+/// the host gave. Before the lookup starts, so that its deadline does not run meanwhile; a
+/// stopped run does not wait.
+async fn pace(engine: &Engine, pacer: &Pacer, key: &str, url: &url::Url, stop: &Stop) {
+    let wait = async {
+        let delay = match engine.robots() {
+            Some(r) => {
+                let by = tokio::time::Instant::now() + engine.settings().attempt_timeout();
+                r.crawl_delay(url, by).await
+            }
+            None => None,
+        };
+        pacer.wait_turn(key, delay).await;
+    };
+    tokio::select! {
+        _ = stop.fired() => {}
+        _ = wait => {}
+    }
 }
 
 /// Per-host semaphores; an entry is dropped when no task holds it.
@@ -390,13 +409,19 @@ pub async fn run(
         let engine = engine.clone();
         let hosts = hosts.clone();
         let warc_ctx = warc_ctx.clone();
+        let pacer = opts.pacer.clone();
+        let stop = stop.clone();
         let handle = tokio::spawn(async move {
             let _permit = permit;
-            let (result, evidence) = match host_key(&request) {
-                Some(key) => {
+            let url = request_url(&request);
+            let (result, evidence) = match url.as_ref().and_then(|u| Some((u, host_key(u)?))) {
+                Some((url, key)) => {
                     let sem = hosts.get(&key, per_host);
                     let result = match sem.clone().acquire_owned().await {
-                        Ok(_host_permit) => engine.answer_with_evidence(request).await,
+                        Ok(_host_permit) => {
+                            pace(&engine, &pacer, &key, url, &stop).await;
+                            engine.answer_with_evidence(request).await
+                        }
                         Err(_) => engine.answer_with_evidence(request).await,
                     };
                     hosts.release(&key, sem);
@@ -581,13 +606,13 @@ mod tests {
     #[test]
     fn host_keys_include_port() {
         let d = ToolInput::default();
-        let r = request_for_line("http://A.example:8080/x", &d);
-        assert_eq!(host_key(&r).as_deref(), Some("a.example:8080"));
+        let key = |line| request_url(&request_for_line(line, &d)).and_then(|u| host_key(&u));
         assert_eq!(
-            host_key(&request_for_line("https://b.example/", &d)).as_deref(),
-            Some("b.example:443")
+            key("http://A.example:8080/x").as_deref(),
+            Some("a.example:8080")
         );
-        assert_eq!(host_key(&request_for_line("not a url", &d)), None);
+        assert_eq!(key("https://b.example/").as_deref(), Some("b.example:443"));
+        assert_eq!(key("not a url"), None);
     }
 
     #[tokio::test]

@@ -7,6 +7,7 @@ use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::model::kinds::ExtractMode;
+use crate::model::robots::RobotsMode;
 use crate::model::spec::{Flavor, SchemaName};
 
 const ABOUT: &str =
@@ -253,6 +254,10 @@ pub struct RunArgs {
     /// received, the request side redacted
     #[arg(long, value_name = "FILE")]
     pub warc: Option<std::path::PathBuf>,
+    /// Respect or ignore robots.txt (overrides lookup.robots; by default batch respects it
+    /// and lookup ignores it)
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub robots: Option<RobotsMode>,
 }
 
 // The vocabulary types are plain data in `model`; how the command line spells them lives
@@ -286,6 +291,23 @@ impl ValueEnum for SchemaName {
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(PossibleValue::new(self.as_str()))
+    }
+}
+
+impl ValueEnum for RobotsMode {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[RobotsMode::Respect, RobotsMode::Ignore]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let help = match self {
+            RobotsMode::Respect => {
+                "Ask each site's robots.txt first; a disallowed URL is not fetched"
+            }
+            RobotsMode::Ignore => "Do not fetch robots.txt",
+            RobotsMode::Auto => return None,
+        };
+        Some(PossibleValue::new(self.as_str()).help(help))
     }
 }
 
@@ -368,6 +390,9 @@ pub struct BatchArgs {
     /// Lookups in flight per host (per process: N batch processes make N times as many)
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub per_host: u32,
+    /// The longest a host's Retry-After (on a 429 or 503) holds back its next lookups
+    #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(0..=3600))]
+    pub max_host_wait: u64,
     /// How to turn pages into text
     #[arg(long, value_enum, value_name = "MODE")]
     pub extract: Option<ExtractMode>,
@@ -636,6 +661,7 @@ mod tests {
             no_cache: false,
             max_age: Some(60),
             warc: Some("run.warc.gz".into()),
+            robots: Some(RobotsMode::Respect),
         };
         let flags = [
             "-H",
@@ -652,6 +678,8 @@ mod tests {
             "60",
             "--warc",
             "run.warc.gz",
+            "--robots",
+            "respect",
         ];
         assert_eq!(lookup_of(&flags).run, run);
         assert_eq!(batch_of(&flags).run, run);
@@ -671,6 +699,14 @@ mod tests {
         );
         assert_eq!(lookup_of(&["-H", "a: "]).run.headers[0].value, "");
         assert!(batch_of(&["--no-cache"]).run.no_cache);
+        assert_eq!(
+            batch_of(&["--robots", "ignore"]).run.robots,
+            Some(RobotsMode::Ignore)
+        );
+        // `auto` is the file's word for the default, not a flag value.
+        assert!(Cli::try_parse_from(["vetch", "batch", "--robots", "auto"]).is_err());
+        assert_eq!(batch_of(&[]).max_host_wait, 60);
+        assert_eq!(batch_of(&["--max-host-wait", "5"]).max_host_wait, 5);
         assert_eq!(lookup_of(&["--max-age", "0"]).run.max_age, Some(0));
         // Not reading the cache and bounding the age of what is read contradict.
         assert!(

@@ -1,5 +1,5 @@
 //! The ways in and out: the command line ([`cli`], dispatched by [`app`]), the tool,
-//! batch and MCP front ends, the providers listing, and the one redacting writer
+//! batch and MCP front ends (and batch's per-host [`pacing`]), the providers listing, and the one redacting writer
 //! ([`output`]) through which every byte leaves the process.
 
 pub mod app;
@@ -9,5 +9,6 @@ pub mod cli;
 pub mod exit;
 pub mod mcp;
 pub mod output;
+pub mod pacing;
 pub mod providers;
 pub mod warc;

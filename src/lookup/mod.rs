@@ -13,6 +13,9 @@ use sha2::{Digest, Sha256};
 use tokio::time::Instant;
 
 mod evidence;
+mod polite;
+
+pub use polite::RetryAfterHook;
 
 use crate::content::decode::{decode_body, DecodeError};
 use crate::content::extract::{extract_redacted, looks_like_html};
@@ -96,6 +99,8 @@ pub struct Engine {
     stop: Option<Stop>,
     /// Keep the [`Evidence`] of the attempt that was used (see [`Engine::with_evidence`]).
     evidence: bool,
+    /// robots.txt and Retry-After (see [`Engine::with_robots`]).
+    polite: polite::Polite,
 }
 
 /// What a lookup produced: the receipt and the text for `content[1]`.
@@ -248,7 +253,28 @@ impl Engine {
             cpu_slots: None,
             stop: None,
             evidence: false,
+            polite: polite::Polite::default(),
         }
+    }
+
+    /// Respect robots.txt (DESIGN §13): a requested URL it disallows ends before any
+    /// attempt (`invalid_input`), and so does an `http` provider's redirect hop to one
+    /// (`transport_error`). Off by default: the front end decides (`[lookup] robots`).
+    pub fn with_robots(mut self, robots: Arc<crate::fetch::robots::Robots>) -> Engine {
+        self.polite.robots = Some(robots);
+        self
+    }
+
+    /// The robots.txt of this engine, when it respects it (for batch's `Crawl-delay`).
+    pub fn robots(&self) -> Option<&Arc<crate::fetch::robots::Robots>> {
+        self.polite.robots.as_ref()
+    }
+
+    /// Tell `hook` of every `429`/`503` with a `Retry-After` an `http` provider gets, as it
+    /// happens (batch holds the host back).
+    pub fn with_retry_after(mut self, hook: RetryAfterHook) -> Engine {
+        self.polite.retry_after = Some(hook);
+        self
     }
 
     /// Keep the evidence of each lookup's used attempt (the exchange, redacted, and the
@@ -412,6 +438,15 @@ impl Engine {
                 return self.invalid(Some(&req.url), &why.to_string(), start, req.max_attempts)
             }
         };
+        if let Err(why) = self
+            .polite
+            .admit(&target, start + self.settings.deadline())
+            .await
+        {
+            self.say(&format!("robots.txt: {why}"));
+            let why = UrlRejection::Robots(why).to_string();
+            return self.invalid(Some(&req.url), &why, start, req.max_attempts);
+        }
         let mut run = Run {
             // Keys the caller put in the URL are scrubbed wherever a provider echoes them.
             redactor: Arc::new(self.settings.redactor().with_url_secrets(&req.url)),
@@ -485,6 +520,7 @@ impl Engine {
             &redactor,
             self.cache.as_ref(),
         );
+        let fetch = self.polite.fetching(p.kind(), fetch);
         let result = match self.until_stopped(fetch, None).await {
             Ok(mut payload) => {
                 // Processing is bounded by the same deadline as the fetch.
@@ -520,6 +556,7 @@ impl Engine {
         };
         let elapsed = millis(now.elapsed());
         if let Err(f) = &result {
+            self.polite.attempt_failed(p.kind(), &run.target, &f.kind);
             run.note_failure(f, p);
         }
         // The one place a failure becomes words.

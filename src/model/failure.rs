@@ -19,6 +19,7 @@ use std::net::IpAddr;
 use std::time::Duration;
 
 use crate::model::receipt::{clip_chars, Outcome};
+pub use crate::model::robots::RobotsRefusal;
 
 /// Why an address is not a public unicast address. Every class is refused by default;
 /// `allow_private` lifts all of them except [`AddrClass::Metadata`].
@@ -163,6 +164,9 @@ pub enum RedirectError {
     Scheme(String),
     #[error("blocked: redirect to {0}")]
     Refused(Refusal),
+    /// A hop of an `http` provider to a URL that its origin's robots.txt disallows.
+    #[error("blocked: {0}")]
+    Robots(RobotsRefusal),
 }
 
 /// What kind of page stands in for the content (the interstitial detector's finding).
@@ -338,6 +342,9 @@ pub enum UrlRejection {
     NoHost,
     #[error("host refused by the network policy: {0}")]
     Refused(Refusal),
+    /// robots.txt disallows it (DESIGN §13).
+    #[error("{0}")]
+    Robots(RobotsRefusal),
 }
 
 /// `15s`, `1s`, `2.5s`: whole seconds without a fraction, else one decimal.
@@ -624,6 +631,14 @@ mod tests {
                 })),
                 TransportError,
                 "blocked: redirect to host tracker.evil.example is in blocked_domains",
+            ),
+            (
+                K::Redirect(RedirectError::Robots(RobotsRefusal::Rule {
+                    agent: "vetch".into(),
+                    rule: "Disallow: /private".into(),
+                })),
+                TransportError,
+                "blocked: disallowed by robots.txt (user-agent vetch: Disallow: /private)",
             ),
             (
                 K::Blocked(Refusal::Resolved {

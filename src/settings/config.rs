@@ -19,6 +19,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::model::kinds::ExtractMode;
+use crate::model::robots::RobotsMode;
 
 /// The crate version, substituted for `VERSION` in `network.user_agent`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -113,6 +114,10 @@ pub struct LookupSection {
     pub extract: ExtractMode,
     /// Pages of a PDF read at most; later pages are dropped and the receipt says `truncated`.
     pub max_pdf_pages: usize,
+    /// Whether robots.txt decides what may be fetched (DESIGN §13).
+    pub robots: RobotsMode,
+    /// The product token robots.txt groups are chosen by; every User-Agent contains it.
+    pub robots_agent: String,
 }
 
 impl Default for LookupSection {
@@ -129,6 +134,8 @@ impl Default for LookupSection {
             max_url_length: 2048,
             extract: ExtractMode::Auto,
             max_pdf_pages: 200,
+            robots: RobotsMode::Auto,
+            robots_agent: "vetch".into(),
         }
     }
 }
@@ -710,7 +717,24 @@ fn validate_lookup(l: &LookupSection) -> Result<(), KeyError> {
     if l.max_pdf_pages == 0 {
         return Err(bad(key("max_pdf_pages"), "must be at least 1".into()));
     }
+    if !is_product_token(&l.robots_agent) {
+        return Err(bad(
+            key("robots_agent"),
+            format!(
+                "{:?} is not a product token (letters, '_' and '-' only, RFC 9309)",
+                l.robots_agent
+            ),
+        ));
+    }
     Ok(())
+}
+
+/// A robots.txt product token: `[A-Za-z_-]+` (RFC 9309 §2.2.1).
+pub fn is_product_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 64
+        && s.bytes()
+            .all(|b| b.is_ascii_alphabetic() || b == b'_' || b == b'-')
 }
 
 #[cfg(test)]
@@ -794,6 +818,30 @@ mod tests {
         assert_eq!(e.line, Some(3));
         assert!(e.message.contains("max_attempt_ceilin"), "{e}");
         assert!(e.to_string().starts_with("/etc/vetch.toml:3: "), "{e}");
+    }
+
+    #[test]
+    fn robots_keys_parse_and_bad_values_name_the_line() {
+        let c = parse_str("[lookup]\nrobots = \"respect\"\nrobots_agent = \"My_Bot-2\"\n");
+        let e = c.unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "/etc/vetch.toml:3: lookup.robots_agent: \"My_Bot-2\" is not a product token"
+            ),
+            "{e}"
+        );
+        let c = parse_str("[lookup]\nrobots = \"ignore\"\nrobots_agent = \"My_Bot\"\n").unwrap();
+        assert_eq!(c.lookup.robots, RobotsMode::Ignore);
+        assert_eq!(c.lookup.robots_agent, "My_Bot");
+        let e = parse_str("\n[lookup]\nrobots = \"sometimes\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("/etc/vetch.toml:3: lookup.robots: "), "{e}");
+        assert!(
+            e.contains("auto") && e.contains("respect") && e.contains("ignore"),
+            "{e}"
+        );
+        assert_eq!(parse_str("").unwrap().lookup.robots, RobotsMode::Auto);
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::fetch::guard::NetworkPolicy;
 use crate::fetch::spec::{ProviderDetail, ProviderSpec};
 use crate::model::input::ToolInput;
 use crate::model::kinds::ExtractMode;
+use crate::model::robots::RobotsMode;
 use crate::model::secret::Secret;
 use crate::redact::Redactor;
 use crate::settings::config::Config;
@@ -40,6 +41,8 @@ pub struct Overrides {
     pub no_cache: bool,
     /// `--max-age SECS`: a stored copy at most this old is used, else revalidated.
     pub max_age_secs: Option<u64>,
+    /// `--robots respect|ignore`: replaces `lookup.robots`.
+    pub robots: Option<RobotsMode>,
 }
 
 /// Where a setting's value came from: the default, a line of the config file, or a flag of
@@ -105,6 +108,21 @@ pub struct LookupRequest {
 
 pub use crate::fetch::spec::sensitive_header;
 
+/// `ua`, with the robots.txt product token appended when it does not already contain it
+/// (in any letter case): `Mozilla/5.0 (X11)` becomes `Mozilla/5.0 (X11) vetch`.
+pub fn with_token(ua: &str, token: &str) -> String {
+    if ua
+        .to_ascii_lowercase()
+        .contains(&token.to_ascii_lowercase())
+    {
+        ua.to_string()
+    } else if ua.trim().is_empty() {
+        token.to_string()
+    } else {
+        format!("{ua} {token}")
+    }
+}
+
 /// Clamp `v` into `lo..=hi` (with `lo <= hi`).
 pub fn clamp(v: i64, lo: i64, hi: i64) -> i64 {
     v.max(lo).min(hi.max(lo))
@@ -120,6 +138,25 @@ impl Settings {
         }
         if let Some(ua) = &o.user_agent {
             config.network.user_agent = ua.clone();
+        }
+        if let Some(mode) = o.robots {
+            config.lookup.robots = mode;
+        }
+        // Every request says who it is in robots.txt's terms (DESIGN §13).
+        let token = config.lookup.robots_agent.clone();
+        config.network.user_agent = with_token(&config.network.user_agent, &token);
+        for p in &mut config.providers {
+            if let ProviderDetail::Http {
+                user_agent: Some(ua),
+                ..
+            }
+            | ProviderDetail::Template {
+                user_agent: Some(ua),
+                ..
+            } = &mut p.detail
+            {
+                *ua = with_token(ua, &token);
+            }
         }
         for p in &mut config.providers {
             match &mut p.detail {
@@ -296,6 +333,16 @@ impl Settings {
     /// The User-Agent for http and template providers (VERSION substituted).
     pub fn user_agent(&self) -> &str {
         &self.config.network.user_agent
+    }
+
+    /// `[lookup] robots` after `--robots`.
+    pub fn robots_mode(&self) -> RobotsMode {
+        self.config.lookup.robots
+    }
+
+    /// The robots.txt product token (`[lookup] robots_agent`).
+    pub fn robots_agent(&self) -> &str {
+        &self.config.lookup.robots_agent
     }
 
     /// Most redirects followed per attempt.
@@ -507,7 +554,8 @@ mod tests {
         let s = Settings::new(c, o).unwrap();
         assert_eq!(s.attempt_timeout(), Duration::from_millis(2500));
         assert_eq!(s.deadline(), Duration::from_secs(7));
-        assert_eq!(s.config.network.user_agent, "cli/2");
+        // Every User-Agent carries the robots.txt product token (DESIGN §13).
+        assert_eq!(s.config.network.user_agent, "cli/2 vetch");
         assert!(s.verbose() && s.verbosity() == 2);
         let ProviderDetail::Http {
             headers,
@@ -527,6 +575,46 @@ mod tests {
             .contains("operator-secret"));
         assert_eq!(s.redactor.redact_text("text/html"), "text/html");
         assert!(!format!("{s:?}").contains("operator-secret"));
+    }
+
+    #[test]
+    fn every_user_agent_carries_the_robots_token() {
+        assert_eq!(with_token("vetch/0.1.0", "vetch"), "vetch/0.1.0");
+        assert_eq!(
+            with_token("Mozilla/5.0 (X11)", "vetch"),
+            "Mozilla/5.0 (X11) vetch"
+        );
+        assert_eq!(with_token("MyVETCH-fork/2", "vetch"), "MyVETCH-fork/2");
+        assert_eq!(with_token("", "mybot"), "mybot");
+        let mut c = Config::builtin();
+        c.lookup.robots_agent = "mybot".into();
+        if let ProviderDetail::Http { user_agent, .. } = &mut c.providers[0].detail {
+            *user_agent = Some("own/1".into());
+        }
+        let s = Settings::new(c, Overrides::default()).unwrap();
+        assert_eq!(s.user_agent(), format!("vetch/{} mybot", config::VERSION));
+        let ProviderDetail::Http { user_agent, .. } = &s.providers[0].detail else {
+            panic!()
+        };
+        assert_eq!(user_agent.as_deref(), Some("own/1 mybot"));
+    }
+
+    #[test]
+    fn robots_flag_wins_over_the_file() {
+        let mut c = Config::builtin();
+        c.lookup.robots = RobotsMode::Ignore;
+        let s = Settings::new(c.clone(), Overrides::default()).unwrap();
+        assert_eq!(s.robots_mode(), RobotsMode::Ignore);
+        let o = Overrides {
+            robots: Some(RobotsMode::Respect),
+            ..Overrides::default()
+        };
+        assert_eq!(
+            Settings::new(c, o).unwrap().robots_mode(),
+            RobotsMode::Respect
+        );
+        assert_eq!(settings().robots_mode(), RobotsMode::Auto);
+        assert_eq!(settings().robots_agent(), "vetch");
     }
 
     #[test]

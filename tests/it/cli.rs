@@ -712,7 +712,8 @@ async fn header_and_user_agent_flags_reach_http_providers() {
     let server = MockServer::start().await;
     Mock::given(path("/h"))
         .and(header("x-probe", "yes please"))
-        .and(header("user-agent", "probe-agent/1"))
+        // The operator's User-Agent, with the robots.txt product token it must carry.
+        .and(header("user-agent", "probe-agent/1 vetch"))
         .respond_with(
             ResponseTemplate::new(200).set_body_raw(article("Headers").into_bytes(), "text/html"),
         )

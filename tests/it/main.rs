@@ -20,5 +20,6 @@ mod mcp;
 mod pages;
 mod pdf;
 mod redaction;
+mod robots;
 mod trust;
 mod warc;

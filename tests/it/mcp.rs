@@ -64,7 +64,7 @@ const ARTICLE: &str = r#"<!DOCTYPE html>
 "#;
 
 /// A vetch mcp child and a line-by-line JSON-RPC conversation with it.
-struct Session {
+pub struct Session {
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
@@ -77,7 +77,7 @@ struct Session {
 }
 
 impl Session {
-    fn start(config: &Path) -> Session {
+    pub fn start(config: &Path) -> Session {
         let mut child = vetch_process()
             .arg("mcp")
             .arg("--allow-private")
@@ -116,7 +116,7 @@ impl Session {
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method_name, "params": params}));
     }
 
-    fn call(&mut self, id: i64, arguments: Value) {
+    pub fn call(&mut self, id: i64, arguments: Value) {
         self.request(
             id,
             "tools/call",
@@ -149,14 +149,14 @@ impl Session {
     }
 
     /// The `result` of a response, failing on a JSON-RPC error.
-    fn result(&mut self, id: i64) -> Value {
+    pub fn result(&mut self, id: i64) -> Value {
         let v = self.response(id);
         assert_eq!(v["jsonrpc"], "2.0", "{v}");
         assert!(v.get("error").is_none(), "id {id}: unexpected error: {v}");
         v["result"].clone()
     }
 
-    fn initialize(&mut self) -> Value {
+    pub fn initialize(&mut self) -> Value {
         self.request(
             1,
             "initialize",
@@ -173,7 +173,7 @@ impl Session {
 
     /// Close stdin, wait for the exit, and return the status, the remaining stdout lines
     /// (all of stdout is then checked to be JSON-RPC frames) and stderr.
-    fn finish(mut self) -> (ExitStatus, Vec<String>, String) {
+    pub fn finish(mut self) -> (ExitStatus, Vec<String>, String) {
         drop(self.stdin.take());
         let mut rest = String::new();
         self.stdout.read_to_string(&mut rest).expect("read stdout");
@@ -418,7 +418,11 @@ fn mcp_seed_example_fallback_to_backup() {
     std::fs::write(
         &config,
         format!(
-            "[[providers]]\nname = \"primary\"\nkind = \"template\"\nurl = \"{base}/primary?u={{url_encoded}}\"\n\n\
+            // The requested host is not reachable from the tests (only the readers are), so
+            // its robots.txt, which `mcp` respects by default, would refuse it as unreachable:
+            // this test is about the fallback, not about robots.txt.
+            "[lookup]\nrobots = \"ignore\"\n\n\
+             [[providers]]\nname = \"primary\"\nkind = \"template\"\nurl = \"{base}/primary?u={{url_encoded}}\"\n\n\
              [[providers]]\nname = \"backup\"\nkind = \"template\"\nurl = \"{base}/backup?u={{url_encoded}}\"\n"
         ),
     )
