@@ -780,6 +780,41 @@ fn evict(disk: &Disk, target: u64) -> u64 {
 mod tests {
     use super::*;
 
+    /// robots.txt's freshness: its own when shorter than the default, the default when it
+    /// states none, and never more than the default (a year's `max-age` is 24 hours).
+    #[test]
+    fn capped_freshness_is_its_own_or_the_default_never_longer() {
+        let day = Duration::from_secs(86_400);
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let cc = |pairs: &[(&'static str, &str)]| {
+            let mut h = HeaderMap::new();
+            for (k, v) in pairs {
+                h.insert(*k, HeaderValue::from_str(v).unwrap());
+            }
+            let out = capped_freshness(&h, day, now);
+            out.get("cache-control")
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(cc(&[("cache-control", "max-age=600")]), "max-age=600");
+        assert_eq!(
+            cc(&[("cache-control", "max-age=31536000")]),
+            "max-age=86400"
+        );
+        assert_eq!(cc(&[]), "max-age=86400");
+        // `no-cache`: stored, but asked again every time.
+        assert_eq!(
+            cc(&[("cache-control", "max-age=60, no-cache")]),
+            "max-age=0, no-cache"
+        );
+        assert_eq!(
+            cc(&[("expires", "Wed, 01 Jan 2031 00:00:00 GMT")]),
+            "max-age=86400"
+        );
+    }
+
     #[test]
     fn the_policy_part_of_a_key_is_every_rule_and_nothing_else() {
         let base = NetworkPolicy {
