@@ -161,6 +161,26 @@ impl View {
         Some(v)
     }
 
+    /// Where [`View::build`] would undo something in `src`: the start of every escape,
+    /// invisible character or inline tag run it decodes, in order. Empty exactly when
+    /// `build` gives `None`.
+    pub fn decoded_at(src: &str) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut from = 0;
+        let mut copied = 0;
+        while let Some(at) = next_trigger(src.as_bytes(), from) {
+            from = at + 1;
+            if at < copied {
+                continue;
+            }
+            if let Some((len, _)) = decode_at(src, at) {
+                out.push(at);
+                copied = at + len;
+            }
+        }
+        out
+    }
+
     /// The original offset of view offset `pos` (a char boundary of the view). A span
     /// `a..b` of the view maps to `src_pos(a)..src_pos(b)`, whole escapes included.
     pub fn src_pos(&self, pos: usize) -> usize {

@@ -252,6 +252,41 @@ impl Redactor {
         self.redact_str(text).into_owned()
     }
 
+    /// Where redacting a piece of `text` (`text` is many pieces joined by `\n`: the text
+    /// runs of a page) could change that piece, as byte spans of `text`, unsorted: every
+    /// match of the shape regex, every registered literal, every escape, invisible
+    /// character or inline tag the reader's view undoes, and every character
+    /// [`controls::strip_controls`] removes or changes. A piece that overlaps none of them
+    /// comes out of `strip_controls` and then [`Redactor::redact_text`] unchanged: whatever
+    /// matches inside a piece alone matches at the same place in `text` (a `\n` is no word
+    /// character, starts no escape, and the regex has no other assertion), and a search
+    /// that steps over it reports a span that covers it. `None` when that does not hold:
+    /// operator rules (their anchors would see `text`, not the piece).
+    pub fn change_spans(&self, text: &str) -> Option<Vec<(usize, usize)>> {
+        if !self.rules.is_empty() || (self.matcher().is_none() && !self.patterns.is_empty()) {
+            return None;
+        }
+        let mut spans: Vec<(usize, usize)> = shapes::shapes_for(text)
+            .find_iter(text)
+            .map(|m| (m.start(), m.end()))
+            .collect();
+        if let Some(ac) = self.matcher() {
+            spans.extend(ac.find_iter(text).map(|m| (m.start(), m.end())));
+        }
+        spans.extend(
+            escapes::View::decoded_at(text)
+                .into_iter()
+                .map(|at| (at, at + 1)),
+        );
+        for (i, c) in text.char_indices() {
+            let plain = (' '..'\u{7f}').contains(&c) || c == '\n' || c == '\t';
+            if !plain && (c == '\r' || controls::removed_len(&text[i..]) > 0) {
+                spans.push((i, i + c.len_utf8()));
+            }
+        }
+        Some(spans)
+    }
+
     /// [`redact_text`](Self::redact_text) without the copy: the text itself, borrowed,
     /// when nothing in it is a secret (the common case for the many short texts of a page).
     pub fn redact_text_cow<'t>(&self, text: &'t str) -> Cow<'t, str> {
