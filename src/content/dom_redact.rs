@@ -24,7 +24,7 @@
 
 use std::borrow::Cow;
 
-use dom_query::{Document, NodeRef};
+use dom_query::{Document, NodeData, NodeRef};
 
 use crate::redact::controls::strip_controls;
 use crate::redact::unseen::element_breaks_words;
@@ -128,7 +128,12 @@ fn redact_runs(runs: &[Vec<NodeRef>], redactor: &Redactor) {
     for run in runs {
         let start = joined.len();
         for node in run {
-            joined.push_str(&node.text());
+            // The text node's own contents, copied once (`NodeRef::text` walks and builds).
+            node.query(|t| {
+                if let NodeData::Text { contents } = &t.data {
+                    joined.push_str(contents);
+                }
+            });
         }
         ranges.push((start, joined.len()));
         joined.push('\n');

@@ -46,6 +46,46 @@ pub fn strip_controls(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Where [`strip_controls`] would change `text`: each character it removes or rewrites
+/// (a `\r`), as a byte span. ASCII text without controls is passed over a byte at a time.
+pub fn changed_spans(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(at) = next_suspect(bytes, i) {
+        let Some(c) = text.get(at..).and_then(|s| s.chars().next()) else {
+            break;
+        };
+        if c == '\r' || removed_len(&text[at..]) > 0 {
+            out.push((at, at + c.len_utf8()));
+        }
+        i = at + c.len_utf8();
+    }
+    out
+}
+
+/// The first byte at or after `from` that may start a character [`strip_controls`]
+/// changes: a C0 control but `\n` and `\t`, DEL, or a non-ASCII lead byte. Chunks are
+/// tested whole first, without an early exit, so the test vectorises.
+fn next_suspect(bytes: &[u8], from: usize) -> Option<usize> {
+    const CHUNK: usize = 32;
+    let suspect = |b: u8| ((b < 0x20) & (b != b'\n') & (b != b'\t')) | (b >= 0x7F);
+    let rest = bytes.get(from..)?;
+    let mut chunks = rest.chunks_exact(CHUNK);
+    let mut at = from;
+    for chunk in &mut chunks {
+        if chunk.iter().fold(false, |hit, &b| hit | suspect(b)) {
+            return chunk.iter().position(|&b| suspect(b)).map(|i| at + i);
+        }
+        at += CHUNK;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| suspect(b))
+        .map(|i| at + i)
+}
+
 /// The byte length of what [`strip_controls`] removes at the start of `s`: a control
 /// character with the escape sequence it introduces, or a tag or bidi character; 0 when
 /// `s` starts with anything else (`\r`, which becomes `\n`, included).
@@ -201,6 +241,21 @@ pub fn strip_controls_json(value: &mut serde_json::Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The spans are exactly where `strip_controls` changes the text: controls with their
+    /// sequence's first character, `\r`, bidi and tag characters; not `\n`, `\t` or é.
+    #[test]
+    fn changed_spans_are_where_strip_controls_changes() {
+        let text = "a\u{7}b\r\nc\u{202E}d é\u{E0041}\t\n";
+        let spans = changed_spans(text);
+        let at: Vec<&str> = spans.iter().map(|&(a, b)| &text[a..b]).collect();
+        assert_eq!(at, ["\u{7}", "\r", "\u{202E}", "\u{E0041}"]);
+        assert!(changed_spans("plain text, é and ü\n\tend").is_empty());
+        assert_eq!(
+            strip_controls("plain text, é and ü\n\tend"),
+            "plain text, é and ü\n\tend"
+        );
+    }
 
     #[test]
     fn strip_controls_table() {

@@ -278,12 +278,7 @@ impl Redactor {
                 .into_iter()
                 .map(|at| (at, at + 1)),
         );
-        for (i, c) in text.char_indices() {
-            let plain = (' '..'\u{7f}').contains(&c) || c == '\n' || c == '\t';
-            if !plain && (c == '\r' || controls::removed_len(&text[i..]) > 0) {
-                spans.push((i, i + c.len_utf8()));
-            }
-        }
+        spans.extend(controls::changed_spans(text));
         Some(spans)
     }
 
