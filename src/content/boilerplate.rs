@@ -50,8 +50,13 @@ pub(crate) enum Rule {
     Promo,
     /// Advertising slots.
     Ad,
-    /// An `<article>` inside another one: a teaser of another story.
+    /// An `<article>` inside another one that reads like a teaser of another story: it has
+    /// a heading, or most of its text is links. (A forum post's body is an `<article>`
+    /// inside the post's `<article>`, with neither.)
     Nested,
+    /// A control that stands alone: a link or block named `button`/`btn`, or with
+    /// `role="button"`, of three words or fewer ("Add to cart", "Compare").
+    Control,
 }
 
 /// The attribute that marks boilerplate (see [`prune`]).
@@ -104,7 +109,7 @@ pub(crate) fn prune(doc: &Document) {
                 continue;
             }
             let own = stats.get(&child.id).copied().unwrap_or_default();
-            let rule = classify(&child, &tag, &mut names);
+            let rule = classify(&child, &tag, &own, &mut names);
             let keep = rule.is_none()
                 || protected.contains(&child.id)
                 || is_content_root(&child, &tag)
@@ -167,9 +172,14 @@ fn is_content_root(node: &NodeRef, tag: &str) -> bool {
 }
 
 /// Which rule, if any, names `node` boilerplate. `names` is scratch space.
-fn classify(node: &NodeRef, tag: &str, names: &mut String) -> Option<Rule> {
-    if tag == "article" && node.ancestors_it(None).any(|a| a.has_name("article")) {
-        return Some(Rule::Nested);
+fn classify(node: &NodeRef, tag: &str, own: &TextStats, names: &mut String) -> Option<Rule> {
+    if tag == "article" {
+        let nested = node.ancestors_it(None).any(|a| a.has_name("article"));
+        let teaser = own.heading || own.link_text.saturating_mul(2) > own.text;
+        return (nested && teaser).then_some(Rule::Nested);
+    }
+    if is_control(node, tag, own) {
+        return Some(Rule::Control);
     }
     if !matches!(
         tag,
@@ -207,6 +217,25 @@ fn classify(node: &NodeRef, tag: &str, names: &mut String) -> Option<Rule> {
         }
     }
     rule_of_names(names)
+}
+
+/// Words of text at most in a [`Rule::Control`].
+const CONTROL_WORDS: usize = 3;
+
+/// A control standing alone (see [`Rule::Control`]): never a part of a sentence.
+fn is_control(node: &NodeRef, tag: &str, own: &TextStats) -> bool {
+    if !matches!(tag, "a" | "span" | "div" | "button") || own.words > CONTROL_WORDS {
+        return false;
+    }
+    let role = node
+        .attr("role")
+        .is_some_and(|r| r.trim().eq_ignore_ascii_case("button"));
+    let named = node.attr("class").is_some_and(|class| {
+        let mut found = false;
+        for_each_word(&class, |w| found |= matches!(w, "button" | "btn"));
+        found
+    });
+    (role || named) && stands_alone(node)
 }
 
 /// No text stands beside `node` in its parent: an inline element that is a block of its
@@ -269,10 +298,18 @@ fn for_each_word(names: &str, mut f: impl FnMut(&str)) {
     }
 }
 
-/// Visible characters of a subtree.
+/// What a subtree holds.
 #[derive(Debug, Default, Clone, Copy)]
 struct TextStats {
+    /// Visible characters (not whitespace).
     text: usize,
+    /// Of those, in links.
+    link_text: usize,
+    /// Whitespace-separated words, counted up to a few (a bound, not a count, past
+    /// [`CONTROL_WORDS`]).
+    words: usize,
+    /// It holds a heading (`h1`–`h6`) or is one.
+    heading: bool,
 }
 
 /// [`TextStats`] of every element under `root` (scripts and styles not counted), in one
@@ -293,13 +330,29 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
             }
             continue;
         }
-        let mut own = TextStats::default();
+        let mut own = TextStats {
+            heading: matches!(
+                node.node_name().as_deref(),
+                Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+            ),
+            ..TextStats::default()
+        };
         for child in node.children_it(false) {
             if child.is_text() {
-                own.text += child.text().chars().filter(|c| !c.is_whitespace()).count();
+                let text = child.text();
+                own.text += text.chars().filter(|c| !c.is_whitespace()).count();
+                if own.words <= CONTROL_WORDS {
+                    own.words += text.split_whitespace().count();
+                }
             } else if let Some(c) = map.get(&child.id) {
                 own.text += c.text;
+                own.link_text += c.link_text;
+                own.words = own.words.saturating_add(c.words).min(CONTROL_WORDS + 1);
+                own.heading |= c.heading;
             }
+        }
+        if node.has_name("a") {
+            own.link_text = own.text;
         }
         map.insert(node.id, own);
     }

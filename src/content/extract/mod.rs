@@ -41,6 +41,7 @@
 //! MB of HTML), so async callers should run it in `tokio::task::spawn_blocking`.
 
 mod json;
+mod kinds;
 mod prepare;
 mod render;
 #[cfg(test)]
