@@ -51,8 +51,9 @@ pub(crate) enum Rule {
     /// Advertising slots.
     Ad,
     /// An `<article>` inside another one that reads like a teaser of another story: it has
-    /// a heading, or most of its text is links. (A forum post's body is an `<article>`
-    /// inside the post's `<article>`, with neither.)
+    /// a heading, most of its text is links, or it holds less than half of the text of the
+    /// article around it. (A forum post's body is an `<article>` inside the post's
+    /// `<article>`, with none of these.)
     Nested,
     /// A control that stands alone: a link or block named `button`/`btn`, or with
     /// `role="button"`, of three words or fewer ("Add to cart", "Compare").
@@ -61,6 +62,17 @@ pub(crate) enum Rule {
 
 /// The attribute that marks boilerplate (see [`prune`]).
 const MARK: &str = "data-vetch-boilerplate";
+
+/// The attribute that marks the page's content root (see [`content_root`]); its value is
+/// the root's content weight.
+pub(crate) const ROOT_MARK: &str = "data-vetch-root";
+
+/// The content root holds at least this share of the page's content weight (in percent).
+const ROOT_SHARE: usize = 80;
+
+/// A content root whose content is more than this share links (in percent) is none: it
+/// holds lists of other pages (teasers, "latest news"), whose text is not the article's.
+const ROOT_LINKS: usize = 25;
 
 /// Mark the boilerplate blocks of a parsed page (see the module docs); [`remove_marked`]
 /// removes them once readability has chosen.
@@ -109,7 +121,7 @@ pub(crate) fn prune(doc: &Document) {
                 continue;
             }
             let own = stats.get(&child.id).copied().unwrap_or_default();
-            let rule = classify(&child, &tag, &own, &mut names);
+            let rule = classify(&child, &tag, &own, &stats, &mut names);
             let keep = rule.is_none()
                 || protected.contains(&child.id)
                 || is_content_root(&child, &tag)
@@ -124,6 +136,112 @@ pub(crate) fn prune(doc: &Document) {
     for node in doomed {
         mark(doc, &node);
     }
+    if let Some((root, weight)) = content_root(&body, &stats) {
+        root.set_attr(ROOT_MARK, &weight.to_string());
+    }
+}
+
+/// The page's content root: the deepest element that holds [`ROOT_SHARE`] percent or more
+/// of the content weight of the body (visible characters outside links, and half of those
+/// in links, leaving out navigation, sidebars, footers, comment sections, share bars, forms
+/// and the blocks the rules here name), with its weight; `None` when that is the body,
+/// when more than [`ROOT_LINKS`] percent of its content is links, or when it holds an
+/// `<article>` or `itemprop="articleBody"`.
+/// Readability picks the best-scoring container, which on a page split into sibling
+/// sections or page-builder widgets is one section; the extraction compares its pick
+/// with this root (see `crate::content::extract`).
+fn content_root<'a>(
+    body: &NodeRef<'a>,
+    stats: &HashMap<NodeId, TextStats>,
+) -> Option<(NodeRef<'a>, usize)> {
+    let total = stats.get(&body.id)?.weight;
+    if total == 0 {
+        return None;
+    }
+    let mut root = *body;
+    loop {
+        let next = root.children_it(false).find(|c| {
+            c.is_element()
+                && stats.get(&c.id).is_some_and(|s| {
+                    s.weight.saturating_mul(100) >= total.saturating_mul(ROOT_SHARE)
+                })
+        });
+        match next {
+            Some(child) => root = child,
+            None => break,
+        }
+    }
+    let stats = stats.get(&root.id)?;
+    // Link characters weigh half: content - weight is half of them.
+    let links = stats.content.saturating_sub(stats.weight).saturating_mul(2);
+    let dense = links.saturating_mul(100) > stats.content.saturating_mul(ROOT_LINKS);
+    // A page that names its article (`<article>`, `itemprop="articleBody"`) inside the root
+    // has said where its content is; the rest of the root is teasers of other stories.
+    let names_article = root.descendants_it().any(|d| {
+        d.has_name("article")
+            || d.attr("itemprop")
+                .is_some_and(|v| v.split_whitespace().any(|w| w == "articleBody"))
+    });
+    (root.id != body.id && !dense && !names_article).then_some((root, stats.weight))
+}
+
+/// Whether `node` is a block that is never the page's content whatever readability makes
+/// of it: navigation, a sidebar, a footer, a comment section, a share bar, a control, a block
+/// the rules here name (by tag, ARIA role, or a whole word of its `class` or short `id`).
+pub(crate) fn is_aside(node: &NodeRef) -> bool {
+    let Some(tag) = node.qual_name_ref().map(|n| n.local.to_string()) else {
+        return false;
+    };
+    if matches!(
+        tag.as_str(),
+        "nav" | "aside" | "footer" | "select" | "button" | "dialog" | "noscript"
+    ) {
+        return true;
+    }
+    if node.attr("role").is_some_and(|r| {
+        matches!(
+            r.trim(),
+            "navigation" | "complementary" | "contentinfo" | "search" | "menu" | "menubar"
+        )
+    }) {
+        return true;
+    }
+    let mut aside = false;
+    let mut check = |value: &str| {
+        for_each_word(value, |w| {
+            aside |= matches!(
+                w,
+                "comment"
+                    | "comments"
+                    | "sidebar"
+                    | "footer"
+                    | "nav"
+                    | "navbar"
+                    | "navigation"
+                    | "menu"
+                    | "breadcrumb"
+                    | "breadcrumbs"
+                    | "share"
+                    | "sharing"
+                    | "social"
+                    | "disqus"
+                    | "respond"
+                    | "pagination"
+                    | "pager"
+            ) || rule_of_word(w).is_some();
+        });
+    };
+    if let Some(class) = node.attr("class") {
+        check(&class);
+    }
+    if let Some(id) = node.attr("id") {
+        let mut words = 0;
+        for_each_word(&id, |_| words += 1);
+        if words <= 3 {
+            check(&id);
+        }
+    }
+    aside
 }
 
 /// Mark `node`, its elements and its texts (see [`prune`]).
@@ -146,6 +264,27 @@ fn mark(doc: &Document, node: &NodeRef) {
             span.set_attr(MARK, "");
             inner.wrap_node(&span);
         }
+    }
+}
+
+/// Remove every [`is_aside`] block under `root` (see `crate::content::extract`).
+pub(crate) fn remove_asides(root: &NodeRef) {
+    let mut doomed: Vec<NodeRef> = Vec::new();
+    let mut stack: Vec<NodeRef> = vec![*root];
+    while let Some(node) = stack.pop() {
+        for child in node.children_it(false) {
+            if !child.is_element() {
+                continue;
+            }
+            if is_aside(&child) {
+                doomed.push(child);
+            } else {
+                stack.push(child);
+            }
+        }
+    }
+    for node in doomed {
+        node.remove_from_parent();
     }
 }
 
@@ -172,11 +311,20 @@ fn is_content_root(node: &NodeRef, tag: &str) -> bool {
 }
 
 /// Which rule, if any, names `node` boilerplate. `names` is scratch space.
-fn classify(node: &NodeRef, tag: &str, own: &TextStats, names: &mut String) -> Option<Rule> {
+fn classify(
+    node: &NodeRef,
+    tag: &str,
+    own: &TextStats,
+    stats: &HashMap<NodeId, TextStats>,
+    names: &mut String,
+) -> Option<Rule> {
     if tag == "article" {
-        let nested = node.ancestors_it(None).any(|a| a.has_name("article"));
-        let teaser = own.heading || own.link_text.saturating_mul(2) > own.text;
-        return (nested && teaser).then_some(Rule::Nested);
+        let outer = node.ancestors_it(None).find(|a| a.has_name("article"))?;
+        let outer_text = stats.get(&outer.id).map_or(0, |s| s.text);
+        let teaser = own.heading
+            || own.link_text.saturating_mul(2) > own.text
+            || own.text.saturating_mul(2) < outer_text;
+        return teaser.then_some(Rule::Nested);
     }
     if is_control(node, tag, own) {
         return Some(Rule::Control);
@@ -310,6 +458,11 @@ struct TextStats {
     words: usize,
     /// It holds a heading (`h1`–`h6`) or is one.
     heading: bool,
+    /// Content weight: characters outside links, and half of those in links, blocks that
+    /// are [`is_aside`] left out.
+    weight: usize,
+    /// Characters of the content the weight measures (links counted whole).
+    content: usize,
 }
 
 /// [`TextStats`] of every element under `root` (scripts and styles not counted), in one
@@ -337,10 +490,11 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
             ),
             ..TextStats::default()
         };
+        let mut own_text = 0usize;
         for child in node.children_it(false) {
             if child.is_text() {
                 let text = child.text();
-                own.text += text.chars().filter(|c| !c.is_whitespace()).count();
+                own_text += text.chars().filter(|c| !c.is_whitespace()).count();
                 if own.words <= CONTROL_WORDS {
                     own.words += text.split_whitespace().count();
                 }
@@ -349,10 +503,21 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
                 own.link_text += c.link_text;
                 own.words = own.words.saturating_add(c.words).min(CONTROL_WORDS + 1);
                 own.heading |= c.heading;
+                let control = child
+                    .qual_name_ref()
+                    .is_some_and(|n| is_control(&child, &n.local, c));
+                if !control && !is_aside(&child) {
+                    own.weight += c.weight;
+                    own.content += c.content;
+                }
             }
         }
+        own.text += own_text;
+        own.weight += own_text;
+        own.content += own_text;
         if node.has_name("a") {
             own.link_text = own.text;
+            own.weight /= 2;
         }
         map.insert(node.id, own);
     }

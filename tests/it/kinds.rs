@@ -6,8 +6,9 @@
 //! of the software that makes such pages (Discourse, XenForo, WooCommerce, Elementor,
 //! Sphinx, a Q&A site, a government health page), each with a `.expect` file: lines
 //! starting with `+ ` are the page's content, each of which must be in the text (whitespace
-//! collapsed), and lines starting with `- ` are chrome that must not be. The `+` lines are
-//! also the reference text `scripts/score-corpus.sh --kinds` scores against.
+//! collapsed), and lines starting with `- ` are chrome that must not be. Lines starting with
+//! `~ ` are content vetch does not keep yet: reported, not required. The `+` and `~` lines
+//! are the reference text `scripts/score-corpus.sh` scores each kind against.
 
 use vetch::model::input::ToolInput;
 use wiremock::matchers::path;
@@ -21,6 +22,7 @@ struct Fixture {
     body: Vec<u8>,
     must: Vec<String>,
     must_not: Vec<String>,
+    not_yet: Vec<String>,
 }
 
 fn fixtures() -> Vec<Fixture> {
@@ -36,12 +38,14 @@ fn fixtures() -> Vec<Fixture> {
             .find(|(n, _)| *n == expect_name)
             .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
             .unwrap_or_else(|| panic!("{name} has no {expect_name}"));
-        let (mut must, mut must_not) = (Vec::new(), Vec::new());
+        let (mut must, mut must_not, mut not_yet) = (Vec::new(), Vec::new(), Vec::new());
         for line in expect.lines() {
             if let Some(s) = line.strip_prefix("+ ") {
                 must.push(collapse(s));
             } else if let Some(s) = line.strip_prefix("- ") {
                 must_not.push(collapse(s));
+            } else if let Some(s) = line.strip_prefix("~ ") {
+                not_yet.push(collapse(s));
             }
         }
         out.push(Fixture {
@@ -49,6 +53,7 @@ fn fixtures() -> Vec<Fixture> {
             body: bytes.clone(),
             must,
             must_not,
+            not_yet,
         });
     }
     out
@@ -100,6 +105,8 @@ async fn every_kind_of_page_keeps_its_content_and_drops_its_chrome() {
                 for s in f.must.iter().filter(|s| !text.contains(s.as_str())) {
                     problems.push(format!("{extract} {}: lost {s:?}", f.name));
                 }
+                let missed = f.not_yet.iter().filter(|s| !text.contains(s.as_str()));
+                eprintln!("{}: not kept yet: {}", f.name, missed.count());
             }
             for s in f.must_not.iter().filter(|s| text.contains(s.as_str())) {
                 problems.push(format!("{extract} {}: kept {s:?}", f.name));

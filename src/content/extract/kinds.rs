@@ -3,7 +3,9 @@
 //! heading, and the author lines of a thread's posts. Whole elements only are removed or
 //! renamed; no word is cut (DESIGN §12).
 
-use dom_query::{Document, NodeData, NodeRef};
+use std::collections::HashSet;
+
+use dom_query::{Document, NodeData, NodeId, NodeRef};
 
 /// A `<noscript>` holding at least this many non-whitespace characters may be the page's
 /// content (see [`unwrap_noscript_content`]).
@@ -97,6 +99,10 @@ pub(crate) fn is_heading_slug(node: &NodeRef) -> bool {
         && title_words.get(..id_words.len()) == Some(&id_words[..])
 }
 
+/// A page has at least this many author lines when it is a thread (an article has a
+/// byline, and perhaps its author's box or a second byline).
+pub(crate) const AUTHOR_LINES: usize = 3;
+
 /// An author line holds at most this many non-whitespace characters.
 pub(crate) const AUTHOR_LINE_MAX: usize = 200;
 
@@ -117,23 +123,50 @@ pub(crate) fn names_author(name: &str, value: &str) -> bool {
 /// Keep the author line of every post of a thread. Readability drops small link-dense or
 /// `meta`-named blocks, which is what the line naming a post's author is (`<div
 /// class="user-details"><a href=/users/1>ana</a></div>`): a forum thread or a Q&A page
-/// came back as posts without their authors. On a page with two or more elements naming
-/// an author (a thread; an article's one byline is left alone), each one's author line,
-/// the largest block around it of at most [`AUTHOR_LINE_MAX`] characters that holds no
-/// `h1`–`h3` and no paragraph, becomes one paragraph: its blocks turn into inline runs
-/// separated by a space, so readability keeps it as a line of the post. Every word stays.
+/// came back as posts without their authors. A thread repeats one template per post: when
+/// [`AUTHOR_LINES`] or more elements naming an author have the same tag, `class` and
+/// `itemprop` (an article's byline, author box and meta line do not), each one's author
+/// line (the largest block around it of at most [`AUTHOR_LINE_MAX`] characters that holds
+/// no other of them, no `h1`-`h3` and no paragraph) becomes one paragraph: its blocks turn
+/// into inline runs separated by a space, so readability keeps it as a line of the post.
+/// Every word stays.
 pub(crate) fn flatten_author_lines(doc: &Document, authors: &[NodeRef]) {
-    if authors.len() < 2 {
+    if authors.len() < AUTHOR_LINES {
         return;
     }
+    let signature = |n: &NodeRef| {
+        (
+            n.node_name().map(|t| t.to_string()),
+            n.attr("class").map(|c| c.to_string()),
+            n.attr("itemprop").map(|c| c.to_string()),
+        )
+    };
+    let signatures: Vec<_> = authors.iter().map(signature).collect();
+    let posts: Vec<NodeRef> = authors
+        .iter()
+        .zip(&signatures)
+        .filter(|(_, sig)| signatures.iter().filter(|s| s == sig).count() >= AUTHOR_LINES)
+        .map(|(n, _)| *n)
+        .collect();
+    // A marker inside another one (a `username` inside an `author` block) is a part of it.
+    let all: HashSet<NodeId> = posts.iter().map(|p| p.id).collect();
+    let posts: Vec<NodeRef> = posts
+        .into_iter()
+        .filter(|m| !m.ancestors_it(None).any(|a| all.contains(&a.id)))
+        .collect();
+    if posts.len() < AUTHOR_LINES {
+        return;
+    }
+    let ids: HashSet<NodeId> = posts.iter().map(|p| p.id).collect();
+    let is_post = |n: &NodeRef| ids.contains(&n.id);
     let mut lines: Vec<NodeRef> = Vec::new();
-    for marker in authors {
-        if !fits_author_line(marker) {
+    for marker in &posts {
+        if !fits_author_line(marker, &is_post) {
             continue;
         }
         let mut line = *marker;
         while let Some(parent) = line.parent() {
-            if !parent.is_element() || !fits_author_line(&parent) {
+            if !parent.is_element() || !fits_author_line(&parent, &is_post) {
                 break;
             }
             line = parent;
@@ -142,7 +175,6 @@ pub(crate) fn flatten_author_lines(doc: &Document, authors: &[NodeRef]) {
             lines.push(line);
         }
     }
-    // A line inside another one goes with it.
     let inner: Vec<bool> = lines
         .iter()
         .map(|l| {
@@ -157,25 +189,54 @@ pub(crate) fn flatten_author_lines(doc: &Document, authors: &[NodeRef]) {
     }
 }
 
-/// Could `node` be (a part of) an author line?
-fn fits_author_line(node: &NodeRef) -> bool {
+/// Could `node` be (a part of) an author line? At most [`AUTHOR_LINE_MAX`] characters,
+/// no paragraph, table, quote, article or `h1`-`h3`, and at most one author marker of the
+/// thread (`is_post`): it stops reading as soon as one of these fails, so that climbing
+/// from every post costs no more than the lines themselves.
+fn fits_author_line(node: &NodeRef, is_post: &impl Fn(&NodeRef) -> bool) -> bool {
     let Some(name) = node.qual_name_ref().map(|n| n.local.to_string()) else {
         return false;
     };
-    if matches!(
-        name.as_str(),
-        "html" | "body" | "main" | "article" | "p" | "pre" | "table" | "blockquote" | "form"
-    ) || text_chars(node) > AUTHOR_LINE_MAX
-    {
+    if BARRIERS.contains(&name.as_str()) || matches!(name.as_str(), "html" | "body" | "main") {
         return false;
     }
-    !node.descendants_it().any(|d| {
-        matches!(
-            d.node_name().as_deref(),
-            Some("h1" | "h2" | "h3" | "p" | "pre" | "table" | "blockquote" | "article")
-        )
-    })
+    let mut chars = 0usize;
+    let mut markers = usize::from(is_post(node));
+    for d in node.descendants_it() {
+        if d.is_text() {
+            chars += d.query_or(0, |n| match &n.data {
+                NodeData::Text { contents } => {
+                    contents.chars().filter(|c| !c.is_whitespace()).count()
+                }
+                _ => 0,
+            });
+        } else if d
+            .qual_name_ref()
+            .is_some_and(|n| BARRIERS.contains(&n.local.as_ref()))
+        {
+            return false;
+        } else if is_post(&d) {
+            markers += 1;
+        }
+        if chars > AUTHOR_LINE_MAX || markers > 1 {
+            return false;
+        }
+    }
+    true
 }
+
+/// Elements an author line never holds.
+const BARRIERS: &[&str] = &[
+    "h1",
+    "h2",
+    "h3",
+    "p",
+    "pre",
+    "table",
+    "blockquote",
+    "article",
+    "form",
+];
 
 /// Elements that [`flatten`] turns into inline runs.
 const LINE_BLOCKS: &[&str] = &[
