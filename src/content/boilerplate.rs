@@ -33,6 +33,13 @@
 //! `role="main"`, `itemprop="articleBody"`, any element holding a third or more of the
 //! page's text (a site that calls its article wrapper `related` keeps its article).
 //!
+//! Issue 27 added two rules, each measured on both corpora: controls standing alone (links
+//! and buttons named `button`/`btn` or with `role="button"`, three words or fewer: +0.0001
+//! on scrapinghub, -0.0004 on Readability's pages, whose reference keeps a carousel's
+//! `Next`), and a narrower nested rule (a forum post's body is an `<article>` inside the
+//! post's: only teasers go). The same walk finds the page's content root ([`content_root`])
+//! for the extraction's check of readability's pick.
+//!
 //! Must never: panic, or remove text that is the article's.
 
 use std::collections::HashMap;
@@ -55,8 +62,10 @@ pub(crate) enum Rule {
     /// article around it. (A forum post's body is an `<article>` inside the post's
     /// `<article>`, with none of these.)
     Nested,
-    /// A control that stands alone: a link or block named `button`/`btn`, or with
-    /// `role="button"`, of three words or fewer ("Add to cart", "Compare").
+    /// A control that stands alone: a link or `<button>` named `button`/`btn`, or with
+    /// `role="button"`, of three words or fewer ("Add to cart", "Compare"). (Blocks so
+    /// named were measured too: on Readability's pages they are share boxes and video
+    /// players whose text its reference keeps.)
     Control,
 }
 
@@ -228,6 +237,10 @@ pub(crate) fn is_aside(node: &NodeRef) -> bool {
                     | "respond"
                     | "pagination"
                     | "pager"
+                    | "tags"
+                    | "carousel"
+                    | "swiper"
+                    | "slider"
             ) || rule_of_word(w).is_some();
         });
     };
@@ -372,7 +385,7 @@ const CONTROL_WORDS: usize = 3;
 
 /// A control standing alone (see [`Rule::Control`]): never a part of a sentence.
 fn is_control(node: &NodeRef, tag: &str, own: &TextStats) -> bool {
-    if !matches!(tag, "a" | "span" | "div" | "button") || own.words > CONTROL_WORDS {
+    if !matches!(tag, "a" | "button") || own.words > CONTROL_WORDS {
         return false;
     }
     let role = node
@@ -712,6 +725,56 @@ mod tests {
             "<figure><figcaption>Flame chart <span class=credit>Photo: Jane Doe</span></figcaption></figure>",
         );
         assert!(text.contains("Flame chart Photo: Jane Doe"), "{text}");
+    }
+
+    #[test]
+    fn controls_standing_alone_go_and_words_in_a_sentence_stay() {
+        let with = |block: &str| pruned(&format!("<body><p>{PROSE}</p>{block}</body>"));
+        let text = with(
+            "<ul><li><a href=/p/1>Trail Runner 2</a> <a href=?add=1 class=\"button add_to_cart_button\">Add to cart</a>\
+             <a href=# class=\"compare button\">Compare</a></li></ul>",
+        );
+        assert!(text.contains("Trail Runner 2"), "{text}");
+        assert!(
+            !text.contains("Add to cart") && !text.contains("Compare"),
+            "{text}"
+        );
+        // A link named as a button inside a line of text is a part of the sentence.
+        let text = with("<p>Read <a class=btn href=/guide>the guide</a> first.</p>");
+        assert!(text.contains("Read the guide first."), "{text}");
+        // Longer than three words: a call to action with something to say.
+        let text = with("<a class=button href=/dl>Download vetch 1.2 for Linux</a>");
+        assert!(text.contains("Download vetch 1.2 for Linux"), "{text}");
+    }
+
+    #[test]
+    fn the_content_root_is_the_deepest_element_with_most_of_the_weight() {
+        let root_of = |html: &str| {
+            let doc = Document::from(html);
+            prune(&doc);
+            let marked = doc.select("[data-vetch-root]");
+            marked.attr("id").map(|id| id.to_string())
+        };
+        let section =
+            format!("<section><h2>Part</h2><div><div><p>{PROSE}</p></div></div></section>");
+        let page = format!(
+            "<body><nav id=menu><a href=/>Home</a> <a href=/a>About</a></nav>\
+             <main id=main><div id=col><h1>Title</h1>{s}{s}{s}</div></main>\
+             <div class=footer><p>{PROSE}</p></div></body>",
+            s = section
+        );
+        assert_eq!(root_of(&page).as_deref(), Some("col"));
+        // A page that names its article inside the root: no root.
+        let named = page
+            .replace("<div id=col>", "<div id=col><article>")
+            .replace("</div></main>", "</article></div></main>");
+        assert_eq!(root_of(&named), None);
+        // Mostly links: no root.
+        let links = format!(
+            "<body><div id=list>{}</div></body>",
+            "<p><a href=/x>An other story with a long headline</a> by Ann</p>".repeat(12)
+        );
+        assert_eq!(root_of(&links), None);
     }
 
     #[test]
