@@ -3,7 +3,7 @@
 //! heading, and the author lines of a thread's posts. Whole elements only are removed or
 //! renamed; no word is cut (DESIGN §12).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use dom_query::{Document, NodeData, NodeId, NodeRef};
 
@@ -127,7 +127,8 @@ pub(crate) fn names_author(name: &str, value: &str) -> bool {
 /// [`AUTHOR_LINES`] or more elements naming an author have the same tag, `class` and
 /// `itemprop` (an article's byline, author box and meta line do not), each one's author
 /// line (the largest block around it of at most [`AUTHOR_LINE_MAX`] characters that holds
-/// no other of them, no `h1`-`h3` and no paragraph) becomes one paragraph: its blocks turn
+/// no other of them, no `h1`-`h3` and no paragraph) becomes one paragraph (not in an
+/// `<article>` that has an `h1`-`h3` of its own: a card of a list of stories): its blocks turn
 /// into inline runs separated by a space, so readability keeps it as a line of the post.
 /// Every word stays.
 pub(crate) fn flatten_author_lines(doc: &Document, authors: &[NodeRef]) {
@@ -141,6 +142,23 @@ pub(crate) fn flatten_author_lines(doc: &Document, authors: &[NodeRef]) {
             n.attr("itemprop").map(|c| c.to_string()),
         )
     };
+    // A card of a list of stories (an `<article>` with its own headline) names its author
+    // too: those are teasers, not posts.
+    let mut cards: HashMap<NodeId, bool> = HashMap::new();
+    let authors: Vec<NodeRef> = authors
+        .iter()
+        .filter(|m| {
+            let Some(article) = m.ancestors_it(None).find(|a| a.has_name("article")) else {
+                return true;
+            };
+            !*cards.entry(article.id).or_insert_with(|| {
+                article
+                    .descendants_it()
+                    .any(|d| matches!(d.node_name().as_deref(), Some("h1" | "h2" | "h3")))
+            })
+        })
+        .copied()
+        .collect();
     let signatures: Vec<_> = authors.iter().map(signature).collect();
     let posts: Vec<NodeRef> = authors
         .iter()

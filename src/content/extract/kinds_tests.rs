@@ -227,3 +227,27 @@ fn small_noscripts_are_not_content() {
     assert!(t.contains("ferry stayed in port"), "{t}");
     assert!(!t.contains("enable JavaScript"), "{t}");
 }
+
+#[test]
+fn author_lines_of_posts_are_flattened_and_story_cards_are_not() {
+    let posts = "<div class=post><div class=meta><span itemprop=author><a href=/u/a>ann</a></span>\
+                 <time>May 1</time></div><p>First post with some words in it.</p></div>"
+        .repeat(3);
+    let doc = Document::from(format!("<body>{posts}</body>").as_str());
+    let markers: Vec<_> = doc.select("[itemprop=author]").nodes().to_vec();
+    flatten_author_lines(&doc, &markers);
+    // Each line is one paragraph now, and nothing in it is named as an author any more.
+    assert_eq!(doc.select("div.meta").length(), 0);
+    assert_eq!(doc.select("[itemprop=author]").length(), 0);
+    assert_eq!(doc.select("p").length(), 6);
+    let text = doc.select("body").text();
+    assert!(text.contains("ann") && text.contains("May 1"), "{text}");
+
+    let cards = "<article><h2><a href=/s>Another story</a></h2><div class=meta>\
+                 <span itemprop=author>Ann</span></div><p>Its summary.</p></article>"
+        .repeat(3);
+    let doc = Document::from(format!("<body>{cards}</body>").as_str());
+    let markers: Vec<_> = doc.select("[itemprop=author]").nodes().to_vec();
+    flatten_author_lines(&doc, &markers);
+    assert_eq!(doc.select("div.meta").length(), 3);
+}
