@@ -72,8 +72,7 @@ pub(crate) enum Rule {
 /// The attribute that marks boilerplate (see [`prune`]).
 const MARK: &str = "data-vetch-boilerplate";
 
-/// The attribute that marks the page's content root (see [`content_root`]); its value is
-/// the root's content weight.
+/// The attribute that marks the page's content root (see [`content_root`]).
 pub(crate) const ROOT_MARK: &str = "data-vetch-root";
 
 /// The content root holds at least this share of the page's content weight (in percent).
@@ -84,21 +83,18 @@ const ROOT_SHARE: usize = 80;
 const ROOT_LINKS: usize = 25;
 
 /// Mark the boilerplate blocks of a parsed page (see the module docs); [`remove_marked`]
-/// removes them once readability has chosen.
+/// removes them once readability has chosen. Also marks the page's content root
+/// ([`ROOT_MARK`], see [`content_root`]) and returns its content weight.
 ///
 /// A block is marked with [`MARK`], and so is every element in it; every non-blank text in
 /// it is wrapped in a marked `<span>`. Readability rewrites the tree as it scores it (a
 /// `<div>` holding only text becomes a new `<p>`, which would carry no mark): the marks on
 /// what is left of the block's elements and on each of its texts survive that. A `<span>`
 /// around a text changes neither readability's scores nor its link densities.
-pub(crate) fn prune(doc: &Document) {
+pub(crate) fn prune(doc: &Document) -> Option<usize> {
     let body = doc.select("body");
-    let Some(body) = body.nodes().first().copied() else {
-        return;
-    };
-    let Some(stats) = subtree_stats(&body) else {
-        return;
-    };
+    let body = body.nodes().first().copied()?;
+    let stats = subtree_stats(&body)?;
     let page_text = stats.get(&body.id).map_or(0, |s| s.text);
     // The first <h1> and its ancestors are protected.
     let mut protected: Vec<NodeId> = Vec::new();
@@ -114,7 +110,7 @@ pub(crate) fn prune(doc: &Document) {
     let mut names = String::new();
     while let Some(node) = stack.pop() {
         if crate::content::cancel::cancelled() {
-            return;
+            return None;
         }
         for child in node.children_it(false) {
             if !child.is_element() {
@@ -145,9 +141,9 @@ pub(crate) fn prune(doc: &Document) {
     for node in doomed {
         mark(doc, &node);
     }
-    if let Some((root, weight)) = content_root(&body, &stats) {
-        root.set_attr(ROOT_MARK, &weight.to_string());
-    }
+    let (root, weight) = content_root(&body, &stats)?;
+    root.set_attr(ROOT_MARK, "");
+    Some(weight)
 }
 
 /// The page's content root: the deepest element that holds [`ROOT_SHARE`] percent or more
@@ -186,25 +182,20 @@ fn content_root<'a>(
     let dense = links.saturating_mul(100) > stats.content.saturating_mul(ROOT_LINKS);
     // A page that names its article (`<article>`, `itemprop="articleBody"`) inside the root
     // has said where its content is; the rest of the root is teasers of other stories.
-    let names_article = root.descendants_it().any(|d| {
-        d.has_name("article")
-            || d.attr("itemprop")
-                .is_some_and(|v| v.split_whitespace().any(|w| w == "articleBody"))
-    });
-    (root.id != body.id && !dense && !names_article).then_some((root, stats.weight))
+    (root.id != body.id && !dense && !stats.article).then_some((root, stats.weight))
 }
 
 /// Whether `node` is a block that is never the page's content whatever readability makes
 /// of it: navigation, a sidebar, a footer, a comment section, a share bar, a control, a block
 /// the rules here name (by tag, ARIA role, or a whole word of its `class` or short `id`).
 pub(crate) fn is_aside(node: &NodeRef) -> bool {
-    let Some(tag) = node.qual_name_ref().map(|n| n.local.to_string()) else {
-        return false;
-    };
-    if matches!(
-        tag.as_str(),
-        "nav" | "aside" | "footer" | "select" | "button" | "dialog" | "noscript"
-    ) {
+    let by_tag = node.qual_name_ref().is_some_and(|n| {
+        matches!(
+            &*n.local,
+            "nav" | "aside" | "footer" | "select" | "button" | "dialog" | "noscript"
+        )
+    });
+    if by_tag {
         return true;
     }
     if node.attr("role").is_some_and(|r| {
@@ -436,27 +427,34 @@ fn rule_of_word(word: &str) -> Option<Rule> {
 /// Call `f` with each lower-cased word of `names`: split at every non-alphanumeric
 /// character and where a lower-case letter or digit is followed by an upper-case one.
 fn for_each_word(names: &str, mut f: impl FnMut(&str)) {
-    let mut word = String::new();
+    // A word in a buffer on the stack (this runs for every element with a class). No rule
+    // word is this long, so a longer word is passed cut (it still counts as a word and
+    // still matches nothing).
+    let mut word = [0u8; 32];
+    let mut len = 0usize;
     let mut prev_lower = false;
-    for c in names.chars() {
-        if c.is_ascii_alphanumeric() {
-            if c.is_ascii_uppercase() && prev_lower && !word.is_empty() {
-                f(&word);
-                word.clear();
+    let mut emit = |word: &[u8], len: &mut usize| {
+        if *len > 0 {
+            f(std::str::from_utf8(&word[..*len]).unwrap_or(""));
+            *len = 0;
+        }
+    };
+    for b in names.bytes() {
+        if b.is_ascii_alphanumeric() {
+            if b.is_ascii_uppercase() && prev_lower {
+                emit(&word, &mut len);
             }
-            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-            word.push(c.to_ascii_lowercase());
+            prev_lower = b.is_ascii_lowercase() || b.is_ascii_digit();
+            if let Some(slot) = word.get_mut(len) {
+                *slot = b.to_ascii_lowercase();
+                len += 1;
+            }
         } else {
-            if !word.is_empty() {
-                f(&word);
-                word.clear();
-            }
+            emit(&word, &mut len);
             prev_lower = false;
         }
     }
-    if !word.is_empty() {
-        f(&word);
-    }
+    emit(&word, &mut len);
 }
 
 /// What a subtree holds.
@@ -476,6 +474,8 @@ struct TextStats {
     weight: usize,
     /// Characters of the content the weight measures (links counted whole).
     content: usize,
+    /// It is or holds an `<article>` or `itemprop="articleBody"`.
+    article: bool,
 }
 
 /// [`TextStats`] of every element under `root` (scripts and styles not counted), in one
@@ -496,11 +496,19 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
             }
             continue;
         }
+        let (heading, article) = node.qual_name_ref().map_or((false, false), |n| {
+            let tag = &*n.local;
+            (
+                matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"),
+                tag == "article",
+            )
+        });
         let mut own = TextStats {
-            heading: matches!(
-                node.node_name().as_deref(),
-                Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6")
-            ),
+            heading,
+            article: article
+                || node
+                    .attr("itemprop")
+                    .is_some_and(|v| v.split_whitespace().any(|w| w == "articleBody")),
             ..TextStats::default()
         };
         let mut own_text = 0usize;
@@ -516,6 +524,7 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
                 own.link_text += c.link_text;
                 own.words = own.words.saturating_add(c.words).min(CONTROL_WORDS + 1);
                 own.heading |= c.heading;
+                own.article |= c.article;
                 let control = child
                     .qual_name_ref()
                     .is_some_and(|n| is_control(&child, &n.local, c));

@@ -234,6 +234,7 @@ fn extract_html(
         seen,
         shape,
         hidden_content,
+        root_weight,
     }) = guarded(|| parse_prepared_seen(body, redactor, keep_seen))
     else {
         // Nothing we could parse: return the body as it came (still trimmed and tidied).
@@ -294,7 +295,10 @@ fn extract_html(
         if has_visible_chars(&found.text, MIN_ARTICLE_CHARS) {
             let wider = spare
                 .take()
-                .and_then(|spare| guarded(|| wider_root(spare, found, base, text_mode)))
+                .filter(|_| root_weight.is_some())
+                .and_then(|spare| {
+                    guarded(|| wider_root(spare, root_weight, found, base, text_mode))
+                })
                 .flatten();
             let text = wider.unwrap_or_else(|| found.text.clone());
             let visible = seen_if_needed(seen, &text, hidden_content);
@@ -426,15 +430,12 @@ fn with_headline(body: String, title: &str, page_h1: Option<&str>, text_mode: bo
 /// content ([`crate::content::boilerplate::is_aside`]); `None` when the pick stands.
 fn wider_root(
     spare: Document,
+    weight: Option<usize>,
     found: &Readable,
     base: Option<&url::Url>,
     text_mode: bool,
 ) -> Option<String> {
-    let weight: usize = spare
-        .select_single(&format!("[{ROOT_MARK}]"))
-        .attr(ROOT_MARK)?
-        .parse()
-        .ok()?;
+    let weight = weight?;
     let picked = visible_chars(&found.text);
     if picked.saturating_mul(100) >= weight.saturating_mul(WIDER_SHARE) {
         return None;
@@ -629,6 +630,8 @@ struct Prepared {
     shape: Shape,
     /// A hidden element was kept as content ([`remove_unseen`]).
     hidden_content: bool,
+    /// The content weight of the page's content root, when it has one ([`ROOT_MARK`]).
+    root_weight: Option<usize>,
 }
 
 /// [`parse_prepared`], and when `keep_seen`, a copy of the tree as [`visible_text`] sees
@@ -646,13 +649,14 @@ fn parse_prepared_seen(body: &str, redactor: Option<&Redactor>, keep_seen: bool)
     let hidden_content = remove_unseen(&doc);
     let seen = keep_seen.then(|| doc.clone());
     let (title, shape) = prepare(&doc);
-    crate::content::boilerplate::prune(&doc);
+    let root_weight = crate::content::boilerplate::prune(&doc);
     Prepared {
         doc,
         title,
         seen,
         shape,
         hidden_content,
+        root_weight,
     }
 }
 
