@@ -20,11 +20,16 @@ Corpora (read-only; nothing is fetched here), each a checkout or a git directory
 - mozilla/readability: test/test-pages/<name>/source.html and expected.html. The reference
   is the text of expected.html, Readability.js's own output, so it favours
   readability-style extractors.
+- a directory of pages of every kind (`--kinds`, default tests/fixtures/kinds): <kind>-<name>.html
+  and <kind>-<name>.expect, whose lines starting with "+ " (kept) or "~ " (not kept yet)
+  are the reference text (one block a line). Besides the corpus row, each kind (the file name up to its first "-") gets a row
+  of its own, `kinds:<kind>`.
 
 vetch runs as the real binary (`vetch --allow-private batch`) over a loopback HTTP server
 serving the pages, in `text` mode and in `markdown` mode; Markdown is reduced to text
 (links to their text, images dropped, emphasis, heading and fence markers and backslash
-escapes removed) before scoring. trafilatura, when importable, runs on the same HTML.
+escapes removed) before scoring. trafilatura, when importable, runs on the same HTML, as
+the benchmark runs it and with `favor_precision=True` (rows `trafilatura-precision`).
 """
 
 import argparse
@@ -190,6 +195,26 @@ def load_readability(src, work):
     return pages
 
 
+def load_kinds(src):
+    pages = []
+    for path in sorted(Path(src).glob("*.html")):
+        expect = path.with_suffix(".expect")
+        if not expect.exists():
+            continue
+        ref = "\n".join(
+            l[2:]
+            for l in expect.read_text(encoding="utf-8").splitlines()
+            if l.startswith(("+ ", "~ "))
+        )
+        markup = path.read_bytes().decode("utf-8", errors="replace")
+        pages.append((path.stem, markup, ref))
+    return pages
+
+
+def kind_of(pid):
+    return pid.split("-", 1)[0]
+
+
 # --- extractors ---------------------------------------------------------------------------
 
 
@@ -262,7 +287,7 @@ def run_vetch(vetch, corpora, mode, work, concurrency):
     return out
 
 
-def run_trafilatura(corpora, mode):
+def run_trafilatura(corpora, mode, precision=False):
     import trafilatura  # noqa: the caller checked that it imports
 
     out = {}
@@ -271,7 +296,9 @@ def run_trafilatura(corpora, mode):
             try:
                 if mode == "text":
                     # As the benchmark runs it (extractors/run_trafilatura.py).
-                    text = trafilatura.extract(markup, include_comments=False)
+                    text = trafilatura.extract(
+                        markup, include_comments=False, favor_precision=precision
+                    )
                 else:
                     text = trafilatura.extract(
                         markup,
@@ -280,6 +307,7 @@ def run_trafilatura(corpora, mode):
                         include_links=True,
                         include_images=True,
                         include_formatting=True,
+                        favor_precision=precision,
                     )
             except Exception:  # one page's failure is data
                 text = None
@@ -375,6 +403,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scrapinghub", help="article-extraction-benchmark checkout or git dir")
     ap.add_argument("--readability", help="mozilla/readability checkout or git dir")
+    ap.add_argument("--kinds", help="a directory of <kind>-<name>.html pages with .expect files")
     ap.add_argument("--vetch", required=True, help="the vetch binary")
     ap.add_argument(
         "--before",
@@ -382,7 +411,7 @@ def main():
     )
     ap.add_argument("--work", help="scratch directory (default: a new temporary one)")
     ap.add_argument("--modes", default="text,markdown")
-    ap.add_argument("--extractors", default="vetch,trafilatura")
+    ap.add_argument("--extractors", default="vetch,trafilatura,trafilatura-precision")
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--dump", help="write every output text and per-page scores under this dir")
     ap.add_argument("--json", help="write the table as JSON to this file")
@@ -395,19 +424,21 @@ def main():
         corpora["scrapinghub"] = load_scrapinghub(args.scrapinghub, work)
     if args.readability:
         corpora["readability"] = load_readability(args.readability, work)
+    if args.kinds:
+        corpora["kinds"] = load_kinds(args.kinds)
     if not corpora:
-        sys.exit("no corpus given (--scrapinghub and/or --readability)")
+        sys.exit("no corpus given (--scrapinghub, --readability and/or --kinds)")
 
     extractors = args.extractors.split(",")
     if args.before and "vetch" in extractors:
         extractors.insert(extractors.index("vetch"), "vetch-before")
-    if "trafilatura" in extractors:
+    if any(e.startswith("trafilatura") for e in extractors):
         try:
             import trafilatura  # noqa: F401
             tversion = trafilatura.__version__
         except Exception as e:
             print(f"trafilatura not importable ({e}); skipped", file=sys.stderr)
-            extractors.remove("trafilatura")
+            extractors = [e for e in extractors if not e.startswith("trafilatura")]
 
     rows = []
     for extractor in extractors:
@@ -418,13 +449,20 @@ def main():
                 texts = run_vetch(Path(binary), corpora, mode, work, args.concurrency)
                 name = extractor
             else:
-                texts = run_trafilatura(corpora, mode)
-                name = f"trafilatura {tversion}"
+                precision = extractor == "trafilatura-precision"
+                texts = run_trafilatura(corpora, mode, precision)
+                name = f"trafilatura{'-prec' if precision else ''} {tversion}"
             seconds = time.monotonic() - start
             for corpus, pages in corpora.items():
                 mine = {pid: texts[(corpus, pid)] for pid, _, _ in pages}
                 s = score(pages, mine, mode)
                 rows.append({"extractor": name, "mode": mode, "corpus": corpus, "seconds": seconds, **s})
+                if corpus == "kinds":
+                    for kind in sorted({kind_of(pid) for pid, _, _ in pages}):
+                        some = [p for p in pages if kind_of(p[0]) == kind]
+                        k = score(some, mine, mode)
+                        rows.append({"extractor": name, "mode": mode, "corpus": f"kinds:{kind}",
+                                     "seconds": seconds, **k})
                 if args.dump:
                     d = Path(args.dump) / f"{extractor}-{mode}" / corpus
                     d.mkdir(parents=True, exist_ok=True)
@@ -432,12 +470,12 @@ def main():
                         (d / f"{pid}.txt").write_text(text or "", encoding="utf-8")
                     (d / "scores.json").write_text(json.dumps(s["per_page"], indent=1))
 
-    head = f"{'extractor':<18} {'mode':<9} {'corpus':<12} {'P':>6} {'R':>6} {'F1':>6} {'F1 mean':>7} {'median':>6} {'micro':>6} {'pages':>5} {'fail':>4}"
+    head = f"{'extractor':<24} {'mode':<9} {'corpus':<16} {'P':>6} {'R':>6} {'F1':>6} {'F1 mean':>7} {'median':>6} {'micro':>6} {'pages':>5} {'fail':>4} {'runs40':>7} {'kept':>5} {'redact':>6} {'cut':>4}"
     print(head)
     print("-" * len(head))
     for r in rows:
         print(
-            f"{r['extractor']:<18} {r['mode']:<9} {r['corpus']:<12} {r['P']:6.4f} {r['R']:6.4f} "
+            f"{r['extractor']:<24} {r['mode']:<9} {r['corpus']:<16} {r['P']:6.4f} {r['R']:6.4f} "
             f"{r['F1']:6.4f} {r['F1_mean']:7.4f} {r['F1_median']:6.4f} {r['F1_micro']:6.4f} "
             f"{r['pages']:5d} {r['failures']:4d} {r['runs']:7d} {r['runs_kept']:5d} {r['runs_redacted']:6d} {len(r['runs_cut']):4d}"
         )

@@ -13,10 +13,12 @@
 #                                              (html/*.html.gz + ground-truth.json)
 #   CORPORA_DIR/readability                    mozilla/readability
 #                                              (test/test-pages/*/source.html + expected.html)
+# The pages of every kind under tests/fixtures/kinds (ours, with their expected text) are
+# scored too, per kind ($KINDS_DIR names another directory; KINDS_DIR= leaves them out).
 # One-time step: clone those two repositories there (`git clone --bare` is enough). Nothing
 # is fetched while scoring: the pages are served by a loopback server on 127.0.0.1.
 #
-# trafilatura (the reference) needs a Python with it installed. One-time step:
+# trafilatura (the reference; also run with favor_precision=True) needs a Python with it installed. One-time step:
 # `scripts/score-corpus.sh --setup` makes a venv in $SCORE_WORK/venv (default
 # /tmp/vetch-score/venv) and pip-installs trafilatura and lxml_html_clean from PyPI; or point
 # $SCORE_PYTHON at a Python that has them. Without it, trafilatura is skipped.
@@ -49,6 +51,8 @@ RD=${READABILITY_REPO:-${CORPORA:+$CORPORA/readability}}
 args=()
 [ -n "$SH" ] && [ -e "$SH" ] && args+=(--scrapinghub "$SH")
 [ -n "$RD" ] && [ -e "$RD" ] && args+=(--readability "$RD")
+KINDS=${KINDS_DIR-tests/fixtures/kinds}
+[ -n "$KINDS" ] && [ -d "$KINDS" ] && args+=(--kinds "$KINDS")
 if [ ${#args[@]} -eq 0 ]; then
   echo "score-corpus: no corpus found; give CORPORA_DIR or set SCRAPINGHUB_BENCHMARK / READABILITY_REPO" >&2
   exit 2

@@ -33,6 +33,13 @@
 //! `role="main"`, `itemprop="articleBody"`, any element holding a third or more of the
 //! page's text (a site that calls its article wrapper `related` keeps its article).
 //!
+//! Issue 27 added two rules, each measured on both corpora: controls standing alone (links
+//! and buttons named `button`/`btn` or with `role="button"`, three words or fewer: +0.0001
+//! on scrapinghub, -0.0004 on Readability's pages, whose reference keeps a carousel's
+//! `Next`), and a narrower nested rule (a forum post's body is an `<article>` inside the
+//! post's: only teasers go). The same walk finds the page's content root ([`content_root`])
+//! for the extraction's check of readability's pick.
+//!
 //! Must never: panic, or remove text that is the article's.
 
 use std::collections::HashMap;
@@ -50,29 +57,44 @@ pub(crate) enum Rule {
     Promo,
     /// Advertising slots.
     Ad,
-    /// An `<article>` inside another one: a teaser of another story.
+    /// An `<article>` inside another one that reads like a teaser of another story: it has
+    /// a heading, most of its text is links, or it holds less than half of the text of the
+    /// article around it. (A forum post's body is an `<article>` inside the post's
+    /// `<article>`, with none of these.)
     Nested,
+    /// A control that stands alone: a link or `<button>` named `button`/`btn`, or with
+    /// `role="button"`, of three words or fewer ("Add to cart", "Compare"). (Blocks so
+    /// named were measured too: on Readability's pages they are share boxes and video
+    /// players whose text its reference keeps.)
+    Control,
 }
 
 /// The attribute that marks boilerplate (see [`prune`]).
 const MARK: &str = "data-vetch-boilerplate";
 
+/// The attribute that marks the page's content root (see [`content_root`]).
+pub(crate) const ROOT_MARK: &str = "data-vetch-root";
+
+/// The content root holds at least this share of the page's content weight (in percent).
+const ROOT_SHARE: usize = 80;
+
+/// A content root whose content is more than this share links (in percent) is none: it
+/// holds lists of other pages (teasers, "latest news"), whose text is not the article's.
+const ROOT_LINKS: usize = 25;
+
 /// Mark the boilerplate blocks of a parsed page (see the module docs); [`remove_marked`]
-/// removes them once readability has chosen.
+/// removes them once readability has chosen. Also marks the page's content root
+/// ([`ROOT_MARK`], see [`content_root`]) and returns its content weight.
 ///
 /// A block is marked with [`MARK`], and so is every element in it; every non-blank text in
 /// it is wrapped in a marked `<span>`. Readability rewrites the tree as it scores it (a
 /// `<div>` holding only text becomes a new `<p>`, which would carry no mark): the marks on
 /// what is left of the block's elements and on each of its texts survive that. A `<span>`
 /// around a text changes neither readability's scores nor its link densities.
-pub(crate) fn prune(doc: &Document) {
+pub(crate) fn prune(doc: &Document) -> Option<usize> {
     let body = doc.select("body");
-    let Some(body) = body.nodes().first().copied() else {
-        return;
-    };
-    let Some(stats) = subtree_stats(&body) else {
-        return;
-    };
+    let body = body.nodes().first().copied()?;
+    let stats = subtree_stats(&body)?;
     let page_text = stats.get(&body.id).map_or(0, |s| s.text);
     // The first <h1> and its ancestors are protected.
     let mut protected: Vec<NodeId> = Vec::new();
@@ -88,7 +110,7 @@ pub(crate) fn prune(doc: &Document) {
     let mut names = String::new();
     while let Some(node) = stack.pop() {
         if crate::content::cancel::cancelled() {
-            return;
+            return None;
         }
         for child in node.children_it(false) {
             if !child.is_element() {
@@ -104,7 +126,7 @@ pub(crate) fn prune(doc: &Document) {
                 continue;
             }
             let own = stats.get(&child.id).copied().unwrap_or_default();
-            let rule = classify(&child, &tag, &mut names);
+            let rule = classify(&child, &tag, &own, &stats, &mut names);
             let keep = rule.is_none()
                 || protected.contains(&child.id)
                 || is_content_root(&child, &tag)
@@ -119,6 +141,111 @@ pub(crate) fn prune(doc: &Document) {
     for node in doomed {
         mark(doc, &node);
     }
+    let (root, weight) = content_root(&body, &stats)?;
+    root.set_attr(ROOT_MARK, "");
+    Some(weight)
+}
+
+/// The page's content root: the deepest element that holds [`ROOT_SHARE`] percent or more
+/// of the content weight of the body (visible characters outside links, and half of those
+/// in links, leaving out navigation, sidebars, footers, comment sections, share bars, forms
+/// and the blocks the rules here name), with its weight; `None` when that is the body,
+/// when more than [`ROOT_LINKS`] percent of its content is links, or when it holds an
+/// `<article>` or `itemprop="articleBody"`.
+/// Readability picks the best-scoring container, which on a page split into sibling
+/// sections or page-builder widgets is one section; the extraction compares its pick
+/// with this root (see `crate::content::extract`).
+fn content_root<'a>(
+    body: &NodeRef<'a>,
+    stats: &HashMap<NodeId, TextStats>,
+) -> Option<(NodeRef<'a>, usize)> {
+    let total = stats.get(&body.id)?.weight;
+    if total == 0 {
+        return None;
+    }
+    let mut root = *body;
+    loop {
+        let next = root.children_it(false).find(|c| {
+            c.is_element()
+                && stats.get(&c.id).is_some_and(|s| {
+                    s.weight.saturating_mul(100) >= total.saturating_mul(ROOT_SHARE)
+                })
+        });
+        match next {
+            Some(child) => root = child,
+            None => break,
+        }
+    }
+    let stats = stats.get(&root.id)?;
+    // Link characters weigh half: content - weight is half of them.
+    let links = stats.content.saturating_sub(stats.weight).saturating_mul(2);
+    let dense = links.saturating_mul(100) > stats.content.saturating_mul(ROOT_LINKS);
+    // A page that names its article (`<article>`, `itemprop="articleBody"`) inside the root
+    // has said where its content is; the rest of the root is teasers of other stories.
+    (root.id != body.id && !dense && !stats.article).then_some((root, stats.weight))
+}
+
+/// Whether `node` is a block that is never the page's content whatever readability makes
+/// of it: navigation, a sidebar, a footer, a comment section, a share bar, a control, a block
+/// the rules here name (by tag, ARIA role, or a whole word of its `class` or short `id`).
+pub(crate) fn is_aside(node: &NodeRef) -> bool {
+    let by_tag = node.qual_name_ref().is_some_and(|n| {
+        matches!(
+            &*n.local,
+            "nav" | "aside" | "footer" | "select" | "button" | "dialog" | "noscript"
+        )
+    });
+    if by_tag {
+        return true;
+    }
+    if node.attr("role").is_some_and(|r| {
+        matches!(
+            r.trim(),
+            "navigation" | "complementary" | "contentinfo" | "search" | "menu" | "menubar"
+        )
+    }) {
+        return true;
+    }
+    let mut aside = false;
+    let mut check = |value: &str| {
+        for_each_word(value, |w| {
+            aside |= matches!(
+                w,
+                "comment"
+                    | "comments"
+                    | "sidebar"
+                    | "footer"
+                    | "nav"
+                    | "navbar"
+                    | "navigation"
+                    | "menu"
+                    | "breadcrumb"
+                    | "breadcrumbs"
+                    | "share"
+                    | "sharing"
+                    | "social"
+                    | "disqus"
+                    | "respond"
+                    | "pagination"
+                    | "pager"
+                    | "tags"
+                    | "carousel"
+                    | "swiper"
+                    | "slider"
+            ) || rule_of_word(w).is_some();
+        });
+    };
+    if let Some(class) = node.attr("class") {
+        check(&class);
+    }
+    if let Some(id) = node.attr("id") {
+        let mut words = 0;
+        for_each_word(&id, |_| words += 1);
+        if words <= 3 {
+            check(&id);
+        }
+    }
+    aside
 }
 
 /// Mark `node`, its elements and its texts (see [`prune`]).
@@ -141,6 +268,27 @@ fn mark(doc: &Document, node: &NodeRef) {
             span.set_attr(MARK, "");
             inner.wrap_node(&span);
         }
+    }
+}
+
+/// Remove every [`is_aside`] block under `root` (see `crate::content::extract`).
+pub(crate) fn remove_asides(root: &NodeRef) {
+    let mut doomed: Vec<NodeRef> = Vec::new();
+    let mut stack: Vec<NodeRef> = vec![*root];
+    while let Some(node) = stack.pop() {
+        for child in node.children_it(false) {
+            if !child.is_element() {
+                continue;
+            }
+            if is_aside(&child) {
+                doomed.push(child);
+            } else {
+                stack.push(child);
+            }
+        }
+    }
+    for node in doomed {
+        node.remove_from_parent();
     }
 }
 
@@ -167,9 +315,23 @@ fn is_content_root(node: &NodeRef, tag: &str) -> bool {
 }
 
 /// Which rule, if any, names `node` boilerplate. `names` is scratch space.
-fn classify(node: &NodeRef, tag: &str, names: &mut String) -> Option<Rule> {
-    if tag == "article" && node.ancestors_it(None).any(|a| a.has_name("article")) {
-        return Some(Rule::Nested);
+fn classify(
+    node: &NodeRef,
+    tag: &str,
+    own: &TextStats,
+    stats: &HashMap<NodeId, TextStats>,
+    names: &mut String,
+) -> Option<Rule> {
+    if tag == "article" {
+        let outer = node.ancestors_it(None).find(|a| a.has_name("article"))?;
+        let outer_text = stats.get(&outer.id).map_or(0, |s| s.text);
+        let teaser = own.heading
+            || own.link_text.saturating_mul(2) > own.text
+            || own.text.saturating_mul(2) < outer_text;
+        return teaser.then_some(Rule::Nested);
+    }
+    if is_control(node, tag, own) {
+        return Some(Rule::Control);
     }
     if !matches!(
         tag,
@@ -209,6 +371,25 @@ fn classify(node: &NodeRef, tag: &str, names: &mut String) -> Option<Rule> {
     rule_of_names(names)
 }
 
+/// Words of text at most in a [`Rule::Control`].
+const CONTROL_WORDS: usize = 3;
+
+/// A control standing alone (see [`Rule::Control`]): never a part of a sentence.
+fn is_control(node: &NodeRef, tag: &str, own: &TextStats) -> bool {
+    if !matches!(tag, "a" | "button") || own.words > CONTROL_WORDS {
+        return false;
+    }
+    let role = node
+        .attr("role")
+        .is_some_and(|r| r.trim().eq_ignore_ascii_case("button"));
+    let named = node.attr("class").is_some_and(|class| {
+        let mut found = false;
+        for_each_word(&class, |w| found |= matches!(w, "button" | "btn"));
+        found
+    });
+    (role || named) && stands_alone(node)
+}
+
 /// No text stands beside `node` in its parent: an inline element that is a block of its
 /// own, not a part of a sentence.
 fn stands_alone(node: &NodeRef) -> bool {
@@ -246,33 +427,55 @@ fn rule_of_word(word: &str) -> Option<Rule> {
 /// Call `f` with each lower-cased word of `names`: split at every non-alphanumeric
 /// character and where a lower-case letter or digit is followed by an upper-case one.
 fn for_each_word(names: &str, mut f: impl FnMut(&str)) {
-    let mut word = String::new();
+    // A word in a buffer on the stack (this runs for every element with a class). No rule
+    // word is this long, so a longer word is passed cut (it still counts as a word and
+    // still matches nothing).
+    let mut word = [0u8; 32];
+    let mut len = 0usize;
     let mut prev_lower = false;
-    for c in names.chars() {
-        if c.is_ascii_alphanumeric() {
-            if c.is_ascii_uppercase() && prev_lower && !word.is_empty() {
-                f(&word);
-                word.clear();
+    let mut emit = |word: &[u8], len: &mut usize| {
+        if *len > 0 {
+            f(std::str::from_utf8(&word[..*len]).unwrap_or(""));
+            *len = 0;
+        }
+    };
+    for b in names.bytes() {
+        if b.is_ascii_alphanumeric() {
+            if b.is_ascii_uppercase() && prev_lower {
+                emit(&word, &mut len);
             }
-            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-            word.push(c.to_ascii_lowercase());
+            prev_lower = b.is_ascii_lowercase() || b.is_ascii_digit();
+            if let Some(slot) = word.get_mut(len) {
+                *slot = b.to_ascii_lowercase();
+                len += 1;
+            }
         } else {
-            if !word.is_empty() {
-                f(&word);
-                word.clear();
-            }
+            emit(&word, &mut len);
             prev_lower = false;
         }
     }
-    if !word.is_empty() {
-        f(&word);
-    }
+    emit(&word, &mut len);
 }
 
-/// Visible characters of a subtree.
+/// What a subtree holds.
 #[derive(Debug, Default, Clone, Copy)]
 struct TextStats {
+    /// Visible characters (not whitespace).
     text: usize,
+    /// Of those, in links.
+    link_text: usize,
+    /// Whitespace-separated words, counted up to a few (a bound, not a count, past
+    /// [`CONTROL_WORDS`]).
+    words: usize,
+    /// It holds a heading (`h1`–`h6`) or is one.
+    heading: bool,
+    /// Content weight: characters outside links, and half of those in links, blocks that
+    /// are [`is_aside`] left out.
+    weight: usize,
+    /// Characters of the content the weight measures (links counted whole).
+    content: usize,
+    /// It is or holds an `<article>` or `itemprop="articleBody"`.
+    article: bool,
 }
 
 /// [`TextStats`] of every element under `root` (scripts and styles not counted), in one
@@ -293,13 +496,50 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
             }
             continue;
         }
-        let mut own = TextStats::default();
+        let (heading, article) = node.qual_name_ref().map_or((false, false), |n| {
+            let tag = &*n.local;
+            (
+                matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"),
+                tag == "article",
+            )
+        });
+        let mut own = TextStats {
+            heading,
+            article: article
+                || node
+                    .attr("itemprop")
+                    .is_some_and(|v| v.split_whitespace().any(|w| w == "articleBody")),
+            ..TextStats::default()
+        };
+        let mut own_text = 0usize;
         for child in node.children_it(false) {
             if child.is_text() {
-                own.text += child.text().chars().filter(|c| !c.is_whitespace()).count();
+                let text = child.text();
+                own_text += text.chars().filter(|c| !c.is_whitespace()).count();
+                if own.words <= CONTROL_WORDS {
+                    own.words += text.split_whitespace().count();
+                }
             } else if let Some(c) = map.get(&child.id) {
                 own.text += c.text;
+                own.link_text += c.link_text;
+                own.words = own.words.saturating_add(c.words).min(CONTROL_WORDS + 1);
+                own.heading |= c.heading;
+                own.article |= c.article;
+                let control = child
+                    .qual_name_ref()
+                    .is_some_and(|n| is_control(&child, &n.local, c));
+                if !control && !is_aside(&child) {
+                    own.weight += c.weight;
+                    own.content += c.content;
+                }
             }
+        }
+        own.text += own_text;
+        own.weight += own_text;
+        own.content += own_text;
+        if node.has_name("a") {
+            own.link_text = own.text;
+            own.weight /= 2;
         }
         map.insert(node.id, own);
     }
@@ -494,6 +734,56 @@ mod tests {
             "<figure><figcaption>Flame chart <span class=credit>Photo: Jane Doe</span></figcaption></figure>",
         );
         assert!(text.contains("Flame chart Photo: Jane Doe"), "{text}");
+    }
+
+    #[test]
+    fn controls_standing_alone_go_and_words_in_a_sentence_stay() {
+        let with = |block: &str| pruned(&format!("<body><p>{PROSE}</p>{block}</body>"));
+        let text = with(
+            "<ul><li><a href=/p/1>Trail Runner 2</a> <a href=?add=1 class=\"button add_to_cart_button\">Add to cart</a>\
+             <a href=# class=\"compare button\">Compare</a></li></ul>",
+        );
+        assert!(text.contains("Trail Runner 2"), "{text}");
+        assert!(
+            !text.contains("Add to cart") && !text.contains("Compare"),
+            "{text}"
+        );
+        // A link named as a button inside a line of text is a part of the sentence.
+        let text = with("<p>Read <a class=btn href=/guide>the guide</a> first.</p>");
+        assert!(text.contains("Read the guide first."), "{text}");
+        // Longer than three words: a call to action with something to say.
+        let text = with("<a class=button href=/dl>Download vetch 1.2 for Linux</a>");
+        assert!(text.contains("Download vetch 1.2 for Linux"), "{text}");
+    }
+
+    #[test]
+    fn the_content_root_is_the_deepest_element_with_most_of_the_weight() {
+        let root_of = |html: &str| {
+            let doc = Document::from(html);
+            prune(&doc);
+            let marked = doc.select("[data-vetch-root]");
+            marked.attr("id").map(|id| id.to_string())
+        };
+        let section =
+            format!("<section><h2>Part</h2><div><div><p>{PROSE}</p></div></div></section>");
+        let page = format!(
+            "<body><nav id=menu><a href=/>Home</a> <a href=/a>About</a></nav>\
+             <main id=main><div id=col><h1>Title</h1>{s}{s}{s}</div></main>\
+             <div class=footer><p>{PROSE}</p></div></body>",
+            s = section
+        );
+        assert_eq!(root_of(&page).as_deref(), Some("col"));
+        // A page that names its article inside the root: no root.
+        let named = page
+            .replace("<div id=col>", "<div id=col><article>")
+            .replace("</div></main>", "</article></div></main>");
+        assert_eq!(root_of(&named), None);
+        // Mostly links: no root.
+        let links = format!(
+            "<body><div id=list>{}</div></body>",
+            "<p><a href=/x>An other story with a long headline</a> by Ann</p>".repeat(12)
+        );
+        assert_eq!(root_of(&links), None);
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod fidelity;
 mod first_hour;
 mod help;
 mod hostile;
+mod kinds;
 mod lookup;
 mod mcp;
 mod pages;

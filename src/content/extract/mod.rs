@@ -41,6 +41,9 @@
 //! MB of HTML), so async callers should run it in `tokio::task::spawn_blocking`.
 
 mod json;
+mod kinds;
+#[cfg(test)]
+mod kinds_tests;
 mod prepare;
 mod render;
 #[cfg(test)]
@@ -49,6 +52,7 @@ mod tests;
 use dom_query::{Document, NodeData, NodeRef, Selection};
 use dom_smoothie::{Config, ParsePolicy, Readability, TextMode};
 
+use crate::content::boilerplate::ROOT_MARK;
 use crate::content::cancel::cancelled;
 use crate::content::parse::{guarded, parse};
 use crate::content::tidy::{has_visible_chars, tidy_markdown, tidy_text, visible_chars};
@@ -230,6 +234,7 @@ fn extract_html(
         seen,
         shape,
         hidden_content,
+        root_weight,
     }) = guarded(|| parse_prepared_seen(body, redactor, keep_seen))
     else {
         // Nothing we could parse: return the body as it came (still trimmed and tidied).
@@ -274,7 +279,7 @@ fn extract_html(
     // Readability consumes (and mutates) the tree. Small pages are the ones that most
     // often need the whole-body fallback, and copying a tree costs a fraction of parsing,
     // preparing and redacting it again: keep a copy of theirs.
-    let spare = (body.len() <= SPARE_TREE_MAX_BYTES).then(|| doc.clone());
+    let mut spare = (body.len() <= SPARE_TREE_MAX_BYTES).then(|| doc.clone());
     // Readability's full run needs the prepared tree again (see `readable`): a copy of the
     // spare, or for a large page a second parse (the same tree: every step is
     // deterministic).
@@ -287,16 +292,25 @@ fn extract_html(
         return Extracted::default();
     }
     if let Some(found) = &article {
-        if has_visible_chars(found, MIN_ARTICLE_CHARS) {
-            let visible = seen_if_needed(seen, found, hidden_content);
+        if has_visible_chars(&found.text, MIN_ARTICLE_CHARS) {
+            let wider = spare
+                .take()
+                .filter(|_| root_weight.is_some())
+                .and_then(|spare| {
+                    guarded(|| wider_root(spare, root_weight, found, base, text_mode))
+                })
+                .flatten();
+            let text = wider.unwrap_or_else(|| found.text.clone());
+            let visible = seen_if_needed(seen, &text, hidden_content);
             return Extracted {
-                text: found.clone(),
+                text,
                 title,
                 visible,
                 hidden_content,
             };
         }
     }
+    let article = article.map(|a| a.text);
 
     // Fallback: the whole body, minus boilerplate, from the spare tree (a large page's
     // was not kept: parse it again; this path is rare for those).
@@ -353,7 +367,7 @@ fn readable(
     text_mode: bool,
     shape: Shape,
     again: impl FnOnce() -> Document,
-) -> Option<String> {
+) -> Option<Readable> {
     // Read before readability renames it to <h2> (see `content::headline`).
     let page_h1 = crate::content::headline::page_h1(&doc);
     let Selected {
@@ -375,14 +389,72 @@ fn readable(
     } else {
         html_to_markdown(&root)
     };
-    Some(crate::content::headline::headline_on_top(
+    let text = with_headline(body, &article.title, page_h1.as_deref(), text_mode);
+    Some(Readable {
+        text,
+        title: article.title,
+        page_h1,
+    })
+}
+
+/// Readability's pick stands when it holds this share (in percent) of the content root's
+/// weight (see [`wider_root`]).
+pub const WIDER_SHARE: usize = 60;
+
+/// What [`readable`] wrote, and what [`wider_root`] needs to know of it.
+struct Readable {
+    text: String,
+    title: String,
+    page_h1: Option<String>,
+}
+
+/// The page's `<h1>` on top of `body` (see [`crate::content::headline`]).
+fn with_headline(body: String, title: &str, page_h1: Option<&str>, text_mode: bool) -> String {
+    crate::content::headline::headline_on_top(
         body,
-        &article.title,
-        page_h1.as_deref(),
+        title,
+        page_h1,
         text_mode,
         // Escaped the way the writer escapes the body text.
         |h| tidy_markdown(&crate::content::markdown::heading(h, 1)),
-    ))
+    )
+}
+
+/// The page's content root ([`crate::content::boilerplate`] marks it: the deepest element
+/// holding 80% of the page's content weight) written instead of readability's pick, when
+/// the pick holds less than [`WIDER_SHARE`] percent of the root's weight: readability scores
+/// containers one by one, and on a page split into sibling sections, page-builder widgets,
+/// or a category's text beside its product grid, the best container is one part; and it
+/// drops whole blocks whose names merely contain `widget` (every Elementor widget).
+/// The root is written like the whole-body fallback, and without the blocks that are never
+/// content ([`crate::content::boilerplate::is_aside`]); `None` when the pick stands.
+fn wider_root(
+    spare: Document,
+    weight: Option<usize>,
+    found: &Readable,
+    base: Option<&url::Url>,
+    text_mode: bool,
+) -> Option<String> {
+    let weight = weight?;
+    let picked = visible_chars(&found.text);
+    if picked.saturating_mul(100) >= weight.saturating_mul(WIDER_SHARE) {
+        return None;
+    }
+    crate::content::boilerplate::remove_marked(&spare);
+    strip_boilerplate(&spare);
+    if let Some(base) = base {
+        absolutize_links(&spare, base);
+    }
+    let root = spare.select_single(&format!("[{ROOT_MARK}]"));
+    let node = root.nodes().first()?;
+    crate::content::boilerplate::remove_asides(node);
+    let body = if text_mode {
+        selection_text(&root, &spare)
+    } else {
+        html_to_markdown(&root)
+    };
+    (visible_chars(&body) > picked)
+        .then(|| with_headline(body, &found.title, found.page_h1.as_deref(), text_mode))
 }
 
 /// The readability configuration: the defaults, but classes are kept (so that
@@ -558,6 +630,8 @@ struct Prepared {
     shape: Shape,
     /// A hidden element was kept as content ([`remove_unseen`]).
     hidden_content: bool,
+    /// The content weight of the page's content root, when it has one ([`ROOT_MARK`]).
+    root_weight: Option<usize>,
 }
 
 /// [`parse_prepared`], and when `keep_seen`, a copy of the tree as [`visible_text`] sees
@@ -575,13 +649,14 @@ fn parse_prepared_seen(body: &str, redactor: Option<&Redactor>, keep_seen: bool)
     let hidden_content = remove_unseen(&doc);
     let seen = keep_seen.then(|| doc.clone());
     let (title, shape) = prepare(&doc);
-    crate::content::boilerplate::prune(&doc);
+    let root_weight = crate::content::boilerplate::prune(&doc);
     Prepared {
         doc,
         title,
         seen,
         shape,
         hidden_content,
+        root_weight,
     }
 }
 

@@ -11,6 +11,8 @@ use crate::content::inline::{merge_inline_runs, unwrap_element};
 use crate::content::parse::MAX_DEPTH;
 use crate::content::tidy::collapse_whitespace;
 
+use super::kinds::{flatten_author_lines, is_heading_slug, names_author, unwrap_noscript_content};
+
 /// What the preparation learnt about the prepared tree, for [`readability_article`].
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Shape {
@@ -41,6 +43,12 @@ pub(crate) struct Found<'a> {
     heavy_attrs: Vec<NodeRef<'a>>,
     /// Inline elements inside a line of text (see [`in_flow`]).
     in_flow: Vec<NodeRef<'a>>,
+    /// `<noscript>` elements in the body (see [`unwrap_noscript_content`]).
+    noscripts: Vec<NodeRef<'a>>,
+    /// Blocks whose `id` is the slug of their heading (see [`is_heading_slug`]).
+    slug_ids: Vec<NodeRef<'a>>,
+    /// Elements that name a post's author (see [`flatten_author_lines`]).
+    authors: Vec<NodeRef<'a>>,
 }
 
 /// Inline (phrasing) elements: inside a line of text they are part of a sentence.
@@ -73,6 +81,7 @@ pub(crate) enum Kind {
     Heading,
     Cell,
     Container,
+    Noscript,
     Other,
 }
 
@@ -102,8 +111,8 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                 continue;
             }
             elements += 1;
-            let (heavy, page_id) = child.query_or((false, false), |n| {
-                n.as_element().map_or((false, false), |e| {
+            let (heavy, page_id, author) = child.query_or((false, false, false), |n| {
+                n.as_element().map_or((false, false, false), |e| {
                     let heavy = e
                         .attrs
                         .iter()
@@ -111,11 +120,18 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                     let page_id = e.attrs.iter().any(|a| {
                         &*a.name.local == "id" && a.value.eq_ignore_ascii_case("readability-page-1")
                     });
-                    (heavy, page_id)
+                    let author = e
+                        .attrs
+                        .iter()
+                        .any(|a| names_author(&a.name.local, &a.value));
+                    (heavy, page_id, author)
                 })
             });
             if heavy {
                 found.heavy_attrs.push(child);
+            }
+            if author && !in_svg {
+                found.authors.push(child);
             }
             shape.page_id |= page_id;
             if elements == CROWDED {
@@ -146,6 +162,7 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                 "td" | "th" => Kind::Cell,
                 "div" | "section" | "aside" | "dialog" | "form" | "footer" | "header" | "p"
                 | "span" | "ins" => Kind::Container,
+                "noscript" => Kind::Noscript,
                 _ => Kind::Other,
             });
             if let Some(kind) = kind {
@@ -163,9 +180,13 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                             found.fragment_links.push(child);
                         }
                     }
+                    Kind::Noscript => found.noscripts.push(child),
                     // A part of a sentence is never a banner.
                     Kind::Container if in_line => {}
                     Kind::Container => {
+                        if is_heading_slug(&child) {
+                            found.slug_ids.push(child);
+                        }
                         names.clear();
                         for attr in ["id", "class"] {
                             if let Some(value) = child.attr(attr) {
@@ -204,6 +225,14 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
     for node in found.in_flow {
         node.remove_attrs(&["class", "id"]);
     }
+    // Readability also drops a block whose id merely contains "comment" or "replies" as a
+    // substring: a section titled "Replies to top posting" has the id
+    // `replies-to-top-posting`. An id that only repeats the block's heading names nothing.
+    for node in found.slug_ids {
+        node.remove_attr("id");
+    }
+    unwrap_noscript_content(&found.noscripts);
+    flatten_author_lines(doc, &found.authors);
     for node in found.too_deep {
         unwrap_element(&node);
     }
