@@ -66,9 +66,17 @@ struct Server {
 #[derive(Default)]
 struct InFlight {
     count: std::sync::atomic::AtomicUsize,
-    /// Notified each time a call ends.
+    /// `tools/call` requests read from stdin so far (as the reader saw them go by).
+    read: std::sync::atomic::AtomicUsize,
+    /// Calls that have started (reached the handler).
+    started: std::sync::atomic::AtomicUsize,
+    /// Notified each time a call starts or ends.
     ended: tokio::sync::Notify,
 }
+
+/// How long the end of stdin waits for a call that was read but has not started, with no
+/// call starting meanwhile: a line rmcp refuses never starts one.
+const START_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Counts one call for as long as it lives.
 struct CallGuard(Arc<InFlight>);
@@ -76,6 +84,8 @@ struct CallGuard(Arc<InFlight>);
 impl CallGuard {
     fn new(f: &Arc<InFlight>) -> CallGuard {
         f.count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        f.started.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        f.ended.notify_waiters();
         CallGuard(f.clone())
     }
 }
@@ -94,9 +104,17 @@ impl InFlight {
     /// call that outlives its deadline by that much is not waited for). A queue of calls
     /// waiting for slots is drained however long it is, as long as it moves.
     async fn wait_idle(self: Arc<Self>, limit: std::time::Duration) {
-        // Let calls that were just dispatched start (and count themselves) first.
-        for _ in 0..8 {
-            tokio::task::yield_now().await;
+        use std::sync::atomic::Ordering::SeqCst;
+        // Let the calls that were read start (and count themselves) first: rmcp hands each
+        // to a task of its own, which a loaded machine may not have run yet.
+        loop {
+            let started = self.ended.notified();
+            if self.started.load(SeqCst) >= self.read.load(SeqCst) {
+                break;
+            }
+            if tokio::time::timeout(START_GRACE, started).await.is_err() {
+                break;
+            }
         }
         loop {
             let ended = self.ended.notified();
@@ -114,6 +132,8 @@ impl InFlight {
 struct DrainingReader<R> {
     inner: R,
     in_flight: Arc<InFlight>,
+    /// The last bytes read, so that a `"tools/call"` split across two reads is counted.
+    tail: Vec<u8>,
     limit: std::time::Duration,
     waiting: Option<std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>>,
 }
@@ -149,9 +169,31 @@ impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for DrainingReader<R>
                     }
                 }
             }
+            Poll::Ready(Ok(())) => {
+                let calls = count_calls(&mut this.tail, &buf.filled()[before..]);
+                this.in_flight
+                    .read
+                    .fetch_add(calls, std::sync::atomic::Ordering::SeqCst);
+                Poll::Ready(Ok(()))
+            }
             other => other,
         }
     }
+}
+
+/// How many times `"tools/call"` occurs in `tail` + `bytes` (not wholly inside `tail`);
+/// `tail` becomes the last bytes, for the next read.
+fn count_calls(tail: &mut Vec<u8>, bytes: &[u8]) -> usize {
+    const NEEDLE: &[u8] = b"\"tools/call\"";
+    let mut window = std::mem::take(tail);
+    let carried = window.len();
+    window.extend_from_slice(bytes);
+    let n = memchr::memmem::find_iter(&window, NEEDLE)
+        .filter(|&at| at + NEEDLE.len() > carried)
+        .count();
+    let keep = window.len().min(NEEDLE.len() - 1);
+    *tail = window[window.len() - keep..].to_vec();
+    n
 }
 
 /// The longest request line `vetch mcp` reads (4 MiB). rmcp drops longer lines (past its
@@ -619,6 +661,7 @@ pub async fn serve(engine: Arc<Engine>, printer: Printer) -> Result<SessionEnd, 
     let reader = DrainingReader {
         inner: LineLimit::new(reader, MAX_REQUEST_LINE, report),
         in_flight,
+        tail: Vec::new(),
         limit,
         waiting: None,
     };
@@ -668,6 +711,24 @@ pub async fn serve(engine: Arc<Engine>, printer: Printer) -> Result<SessionEnd, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every `"tools/call"` is counted once, split across reads or not.
+    #[test]
+    fn calls_are_counted_across_reads() {
+        let line = br#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{}}"#;
+        let mut stream = Vec::new();
+        for _ in 0..3 {
+            stream.extend_from_slice(line);
+            stream.push(b'\n');
+        }
+        for size in [1, 2, 5, 7, 13, 64, stream.len()] {
+            let mut tail = Vec::new();
+            let n: usize = stream.chunks(size).map(|c| count_calls(&mut tail, c)).sum();
+            assert_eq!(n, 3, "reads of {size}");
+        }
+        let mut tail = Vec::new();
+        assert_eq!(count_calls(&mut tail, br#"{"method":"tools/list"}"#), 0);
+    }
     use crate::model::receipt::Receipt;
     use serde_json::json;
 
