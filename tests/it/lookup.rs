@@ -556,46 +556,13 @@ async fn relative_links_resolve_against_the_final_url() {
     assert!(out.text.contains(&want), "{}", out.text);
 }
 
-/// A redirect hop carries no `Referer`: reqwest's would hand the previous URL, with a
-/// caller's key in its query, to whichever host the redirect names.
-#[tokio::test]
-async fn a_redirect_to_another_host_is_sent_no_referer() {
-    let first = MockServer::start().await;
-    let second = MockServer::start().await;
-    Mock::given(path("/from"))
-        .respond_with(
-            ResponseTemplate::new(302).insert_header("Location", format!("{}/to", second.uri())),
-        )
-        .expect(1)
-        .mount(&first)
-        .await;
-    Mock::given(path("/to"))
-        .respond_with(html(article("Landed")))
-        .expect(1)
-        .mount(&second)
-        .await;
-    let out = engine(&http_providers(&["direct"]))
-        .lookup(&input(&format!(
-            "{}/from?api_key=k3y-0f-the-caller-1234567890",
-            first.uri()
-        )))
-        .await;
-    assert!(out.receipt.ok, "{:?}", out.receipt);
-    let seen = second.received_requests().await.unwrap_or_default();
-    assert_eq!(seen.len(), 1);
-    assert!(
-        !seen[0].headers.contains_key("referer"),
-        "{:?}",
-        seen[0].headers
-    );
-}
-
 /// The credentials a provider sends (its `headers`, `-H`) go to the requested host only:
 /// not to the host a redirect leads to, and not to a second hop on that host either
 /// (A → B/x → B/y), where a client that compares each hop with the one before would
-/// send them again.
+/// send them again. And no hop carries a `Referer`: reqwest's would hand the previous URL,
+/// with a caller's key in its query, to whichever host the redirect names.
 #[tokio::test]
-async fn credential_headers_never_follow_a_redirect_to_another_host() {
+async fn credentials_and_referer_never_follow_a_redirect_to_another_host() {
     let first = MockServer::start().await;
     let second = MockServer::start().await;
     Mock::given(path("/from"))
@@ -623,7 +590,10 @@ kind = "http"
 headers = { Authorization = "Bearer pr0vider-cr3dential-0123456789", Cookie = "sid=c00kie-0123456789", "X-Api-Key" = "k3y-0123456789abcdef" }
 "#;
     let out = engine(cfg)
-        .lookup(&input(&format!("{}/from", first.uri())))
+        .lookup(&input(&format!(
+            "{}/from?api_key=k3y-0f-the-caller-1234567890",
+            first.uri()
+        )))
         .await;
     assert!(out.receipt.ok, "{:?}", out.receipt);
     let sent = first.received_requests().await.unwrap_or_default();
@@ -640,7 +610,7 @@ headers = { Authorization = "Bearer pr0vider-cr3dential-0123456789", Cookie = "s
         "{hops:?}"
     );
     for r in second.received_requests().await.unwrap_or_default() {
-        for name in ["authorization", "cookie", "x-api-key"] {
+        for name in ["authorization", "cookie", "x-api-key", "referer"] {
             assert!(
                 !r.headers.contains_key(name),
                 "{} got {name}: {:?}",
