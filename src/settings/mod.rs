@@ -190,8 +190,15 @@ impl Settings {
                 let Some(p) = config.providers.iter().find(|p| &p.name == name) else {
                     let known: Vec<&str> =
                         config.providers.iter().map(|p| p.name.as_str()).collect();
+                    // Where the list comes from, so a wrong file is seen at once.
+                    let source = match &config.source {
+                        crate::settings::config::ConfigSource::File(p) => p.display().to_string(),
+                        crate::settings::config::ConfigSource::BuiltIn => {
+                            "the built-in default".to_string()
+                        }
+                    };
                     return Err(UsageError(format!(
-                        "unknown provider '{name}' (configured: {})",
+                        "unknown provider '{name}' (--provider): the providers of {source} are {}",
                         if known.is_empty() {
                             "none".to_string()
                         } else {
@@ -677,5 +684,9 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.0.contains("unknown provider 'nope'"), "{e}");
+        assert!(
+            e.0.ends_with("(--provider): the providers of the built-in default are direct, backup"),
+            "{e}"
+        );
     }
 }
