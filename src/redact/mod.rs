@@ -359,7 +359,86 @@ impl Redactor {
     /// content. Judged again alone, its cut ends could read as the start or the end of a
     /// token that the content does not hold (`sk_live_…` cut out of `xsk_live_…`), and the
     /// window would no longer be its slice of the content.
+    ///
+    /// Every key and string is one piece of a text joined by `\n`; only the pieces that
+    /// [`Redactor::change_spans`] finds a place to change in are redacted (each alone, as
+    /// every piece was before), so a receipt of fifty short strings costs one search.
     pub fn redact_json_value_keeping(&self, value: &mut serde_json::Value, keep: Option<&str>) {
+        let mut joined = String::new();
+        let mut ranges = Vec::new();
+        json_pieces(value, keep, &mut joined, &mut ranges);
+        let Some(spans) = self.change_spans(&joined) else {
+            return self.redact_json_each(value, keep);
+        };
+        let touched = touched_pieces(&ranges, spans);
+        let mut next = 0;
+        self.redact_json_touched(value, keep, &touched, &mut next);
+    }
+
+    /// [`Redactor::redact_json_value_keeping`] for the pieces marked in `touched`, in the
+    /// order [`json_pieces`] gave them; `next` is the index of the next piece.
+    fn redact_json_touched(
+        &self,
+        value: &mut serde_json::Value,
+        keep: Option<&str>,
+        touched: &[bool],
+        next: &mut usize,
+    ) {
+        use serde_json::Value;
+        let take = |next: &mut usize| {
+            let t = touched.get(*next).copied().unwrap_or(true);
+            *next += 1;
+            t
+        };
+        match value {
+            Value::String(s) => {
+                if keep != Some(s.as_str()) && take(next) {
+                    if let Cow::Owned(r) = self.redact_str(s) {
+                        *s = r;
+                    }
+                }
+            }
+            Value::Array(items) => items
+                .iter_mut()
+                .for_each(|v| self.redact_json_touched(v, keep, touched, next)),
+            Value::Object(map) => {
+                let old = std::mem::take(map);
+                for (key, mut v) in old {
+                    let key_touched = take(next);
+                    if let Value::String(s) = &mut v {
+                        if keep != Some(s.as_str()) {
+                            if let Some(r) = redact_pair_value(&key, s) {
+                                // Changed by its name: judged again whole, wherever it is.
+                                *s = r;
+                                if let Cow::Owned(again) = self.redact_str(s) {
+                                    *s = again;
+                                }
+                                *next += 1;
+                                map.insert(self.key(key, key_touched), v);
+                                continue;
+                            }
+                        }
+                    }
+                    self.redact_json_touched(&mut v, keep, touched, next);
+                    map.insert(self.key(key, key_touched), v);
+                }
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+
+    /// A JSON key, redacted when its piece was touched.
+    fn key(&self, key: String, touched: bool) -> String {
+        if touched {
+            self.redact_text(&key)
+        } else {
+            key
+        }
+    }
+
+    /// Every key and string of `value` judged alone (with operator rules, whose anchors a
+    /// joined text would move).
+    fn redact_json_each(&self, value: &mut serde_json::Value, keep: Option<&str>) {
         use serde_json::Value;
         match value {
             Value::String(s) => {
@@ -372,7 +451,7 @@ impl Redactor {
             }
             Value::Array(items) => items
                 .iter_mut()
-                .for_each(|v| self.redact_json_value_keeping(v, keep)),
+                .for_each(|v| self.redact_json_each(v, keep)),
             Value::Object(map) => {
                 let old = std::mem::take(map);
                 for (key, mut v) in old {
@@ -383,7 +462,7 @@ impl Redactor {
                             }
                         }
                     }
-                    self.redact_json_value_keeping(&mut v, keep);
+                    self.redact_json_each(&mut v, keep);
                     map.insert(self.redact_text(&key), v);
                 }
             }
@@ -576,6 +655,59 @@ impl Redactor {
         }
         scan(text, marker, self.matcher())
     }
+}
+
+/// The keys and strings of `value` (those equal to `keep` left out) appended to `joined`,
+/// each followed by `\n`, with their ranges, in the order
+/// [`Redactor::redact_json_value_keeping`] visits them: an object's key, then its value.
+fn json_pieces(
+    value: &serde_json::Value,
+    keep: Option<&str>,
+    joined: &mut String,
+    ranges: &mut Vec<(usize, usize)>,
+) {
+    use serde_json::Value;
+    fn piece(text: &str, joined: &mut String, ranges: &mut Vec<(usize, usize)>) {
+        let start = joined.len();
+        joined.push_str(text);
+        ranges.push((start, joined.len()));
+        joined.push('\n');
+    }
+    match value {
+        Value::String(s) if keep != Some(s.as_str()) => piece(s, joined, ranges),
+        Value::Array(items) => items
+            .iter()
+            .for_each(|v| json_pieces(v, keep, joined, ranges)),
+        Value::Object(map) => {
+            for (key, v) in map {
+                piece(key, joined, ranges);
+                json_pieces(v, keep, joined, ranges);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// For each range (in order), whether a span overlaps it.
+fn touched_pieces(ranges: &[(usize, usize)], mut spans: Vec<(usize, usize)>) -> Vec<bool> {
+    spans.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+    for (s, e) in spans {
+        match merged.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => merged.push((s, e)),
+        }
+    }
+    let mut next = 0;
+    ranges
+        .iter()
+        .map(|&(a, b)| {
+            while merged.get(next).is_some_and(|&(_, e)| e <= a) {
+                next += 1;
+            }
+            merged.get(next).is_some_and(|&(s, _)| s < b)
+        })
+        .collect()
 }
 
 /// A JSON string `value` stored under `key`: judged like `key: "value"` in text.

@@ -333,3 +333,68 @@ proptest! {
         let _ = r.redact_json_text(&s);
     }
 }
+
+/// Redacting only the keys and strings that [`Redactor::change_spans`] touches gives the
+/// JSON that judging every one alone gives: on random documents of secrets, sensitive keys,
+/// escapes, controls and the kept window.
+#[test]
+fn json_redacts_only_touched_strings_and_matches_each() {
+    use serde_json::{json, Value};
+    let ghp = format!("ghp_{}", alnum(36, 77));
+    let texts: Vec<String> = vec![
+        "plain words".into(),
+        "the key to it".into(),
+        format!("token {ghp}"),
+        "ghp%5FA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8".into(),
+        "hunter2Xy9aB".into(),
+        "s3cr3t-literal-value".into(),
+        "bell\u{7}\u{1b}[2J".into(),
+        "https://u:pa55w0rdX@example.com/?code=abc123XYZ".into(),
+        "Bearer abcDEF123456ghiJKL".into(),
+        "the window".into(),
+    ];
+    let keys = [
+        "url",
+        "password",
+        "Authorization",
+        "detail",
+        "x-api-key",
+        "title",
+        "ghp_key",
+    ];
+    let strategy = proptest::collection::vec((0..texts.len(), 0..keys.len(), 0..4usize), 1..30);
+    let mut r = Redactor::new();
+    r.add_secret("s3cr3t-literal-value");
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases: 300,
+        ..ProptestConfig::default()
+    });
+    let result = runner.run(&strategy, |items| {
+        let mut doc = json!({"content": [{"json": {}}, {"text": "the window"}]});
+        let mut nested = serde_json::Map::new();
+        let mut list = Vec::new();
+        for (t, k, shape) in items {
+            let v = Value::String(texts[t].clone());
+            match shape {
+                0 => {
+                    nested.insert(keys[k].to_string(), v);
+                }
+                1 => list.push(v),
+                2 => {
+                    nested.insert(format!("{}_{}", keys[k], texts[t]), json!(1));
+                }
+                _ => list.push(json!({ keys[k]: v })),
+            }
+        }
+        doc["content"][0]["json"] = json!({"receipt": nested, "log": list});
+        let mut touched = doc.clone();
+        r.redact_json_value_keeping(&mut touched, Some("the window"));
+        let mut each = doc.clone();
+        r.redact_json_each(&mut each, Some("the window"));
+        prop_assert_eq!(touched, each);
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
