@@ -324,3 +324,24 @@ fn family_lookalikes_unchanged() {
         "postgresql://user:password@localhost:5432/dbname"
     );
 }
+
+/// A token whose matched head ends in `=` (base64 bodies: Duffel, Atlassian, PlanetScale,
+/// Sentry, Terraform Cloud) is its family's, not an assignment's: it was sent to the
+/// assignment classifier, which read it as a name and declined it.
+#[test]
+fn a_token_whose_head_ends_in_equals_is_still_its_familys() {
+    let r = Redactor::new();
+    for tok in [
+        format!("duffel_live_{}={}", alnum(42, 5), alnum(8, 6)),
+        format!("ATATT3{}={}", alnum(59, 7), alnum(20, 8)),
+        format!(
+            "{}.atlasv1.{}={}",
+            alnum(14, 9),
+            alnum(59, 10),
+            alnum(10, 11)
+        ),
+    ] {
+        let out = r.redact_text(&format!("see {tok} here"));
+        assert_eq!(out, "see [REDACTED] here", "{tok}");
+    }
+}
