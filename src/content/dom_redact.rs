@@ -138,27 +138,15 @@ fn redact_runs(runs: &[Vec<NodeRef>], redactor: &Redactor) {
         ranges.push((start, joined.len()));
         joined.push('\n');
     }
-    let Some(mut spans) = redactor.change_spans(&joined) else {
+    let Some(spans) = redactor.change_spans(&joined) else {
         for run in runs {
             redact_run(run, redactor);
         }
         return;
     };
-    // Merged into disjoint intervals, in order, then walked beside the runs.
-    spans.sort_unstable();
-    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
-    for (s, e) in spans {
-        match merged.last_mut() {
-            Some(last) if s <= last.1 => last.1 = last.1.max(e),
-            _ => merged.push((s, e)),
-        }
-    }
-    let mut next = 0;
-    for (run, &(a, b)) in runs.iter().zip(&ranges) {
-        while merged.get(next).is_some_and(|&(_, e)| e <= a) {
-            next += 1;
-        }
-        if merged.get(next).is_some_and(|&(s, _)| s < b) {
+    let touched = crate::redact::touched_pieces(&ranges, spans);
+    for (run, touched) in runs.iter().zip(touched) {
+        if touched {
             redact_run(run, redactor);
         }
     }

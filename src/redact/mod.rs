@@ -688,8 +688,9 @@ fn json_pieces(
     }
 }
 
-/// For each range (in order), whether a span overlaps it.
-fn touched_pieces(ranges: &[(usize, usize)], mut spans: Vec<(usize, usize)>) -> Vec<bool> {
+/// For each range of a joined text (in order, not overlapping), whether one of `spans`
+/// (from [`Redactor::change_spans`]) overlaps it.
+pub fn touched_pieces(ranges: &[(usize, usize)], mut spans: Vec<(usize, usize)>) -> Vec<bool> {
     spans.sort_unstable();
     let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
     for (s, e) in spans {
