@@ -28,7 +28,7 @@ use dom_query::{Document, NodeData, NodeRef};
 
 use crate::redact::controls::strip_controls;
 use crate::redact::unseen::element_breaks_words;
-use crate::redact::Redactor;
+use crate::redact::{Pieces, Redactor};
 
 /// Attribute values the Markdown writer ([`crate::content::markdown`]) or the text writer can print: `href` and
 /// `src` as link and image targets, `title` as a link or image title, `alt` as image text;
@@ -123,28 +123,23 @@ fn end_run<'a>(run: &mut Vec<NodeRef<'a>>, runs: &mut Vec<Vec<NodeRef<'a>>>) {
 /// Redact the runs that may change: those overlapping a span [`Redactor::change_spans`]
 /// finds in their texts joined by `\n` (every run when it finds none to give).
 fn redact_runs(runs: &[Vec<NodeRef>], redactor: &Redactor) {
-    let mut joined = String::new();
-    let mut ranges = Vec::with_capacity(runs.len());
+    let mut pieces = Pieces::default();
     for run in runs {
-        let start = joined.len();
-        for node in run {
-            // The text node's own contents, copied once (`NodeRef::text` walks and builds).
-            node.query(|t| {
-                if let NodeData::Text { contents } = &t.data {
-                    joined.push_str(contents);
-                }
-            });
-        }
-        ranges.push((start, joined.len()));
-        joined.push('\n');
+        pieces.push_with(|joined| {
+            for node in run {
+                // The text node's own contents, copied once (`NodeRef::text` walks and
+                // builds).
+                node.query(|t| {
+                    if let NodeData::Text { contents } = &t.data {
+                        joined.push_str(contents);
+                    }
+                });
+            }
+        });
     }
-    let Some(spans) = redactor.change_spans(&joined) else {
-        for run in runs {
-            redact_run(run, redactor);
-        }
-        return;
-    };
-    let touched = crate::redact::touched_pieces(&ranges, spans);
+    let touched = pieces
+        .touched(redactor)
+        .unwrap_or_else(|| vec![true; runs.len()]);
     for (run, touched) in runs.iter().zip(touched) {
         if touched {
             redact_run(run, redactor);

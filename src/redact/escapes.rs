@@ -123,27 +123,15 @@ impl View {
     /// The view of `src`, or `None` when `src` holds no escape or invisible character
     /// (then the view would equal the text). Cost: one byte search over `src`.
     pub fn build(src: &str) -> Option<View> {
-        let bytes = src.as_bytes();
         let mut view: Option<View> = None;
         let mut copied = 0;
-        let mut from = 0;
-        // A plain byte search (it vectorises): `\\`, `&`, `<`, `%`, ASCII controls, and the
-        // lead bytes of the unseen characters, confirmed by their second byte. A `<` is
-        // dismissed at once unless a token character precedes it.
-        while let Some(at) = next_trigger(bytes, from) {
-            from = at + 1;
-            if at < copied {
-                continue;
-            }
-            let Some((len, decoded)) = decode_at(src, at) else {
-                continue;
-            };
+        for (at, len, decoded) in decodes(src) {
             let v = view.get_or_insert_with(|| View {
                 text: String::with_capacity(src.len()),
                 anchors: Vec::new(),
                 tags: Vec::new(),
             });
-            if bytes[at] == b'<' {
+            if src.as_bytes()[at] == b'<' {
                 v.tags.push((at, at + len));
             }
             v.text.push_str(&src[copied..at]);
@@ -165,20 +153,7 @@ impl View {
     /// invisible character or inline tag run it decodes, in order. Empty exactly when
     /// `build` gives `None`.
     pub fn decoded_at(src: &str) -> Vec<usize> {
-        let mut out = Vec::new();
-        let mut from = 0;
-        let mut copied = 0;
-        while let Some(at) = next_trigger(src.as_bytes(), from) {
-            from = at + 1;
-            if at < copied {
-                continue;
-            }
-            if let Some((len, _)) = decode_at(src, at) {
-                out.push(at);
-                copied = at + len;
-            }
-        }
-        out
+        decodes(src).map(|(at, _, _)| at).collect()
     }
 
     /// The original offset of view offset `pos` (a char boundary of the view). A span
@@ -198,6 +173,29 @@ impl View {
         let j = self.tags.partition_point(|&(_, b)| b <= end);
         self.tags.get(i..j.max(i)).unwrap_or_default()
     }
+}
+
+/// Every escape, invisible character or inline tag run the reader's view undoes in `src`,
+/// in order and not overlapping: its start, its length and what it reads as (`None`: nothing).
+/// A plain byte search (it vectorises): `\\`, `&`, `<`, `%`, ASCII controls, and the lead
+/// bytes of the unseen characters, confirmed by their second byte. A `<` is dismissed at
+/// once unless a token character precedes it.
+fn decodes(src: &str) -> impl Iterator<Item = (usize, usize, Option<char>)> + '_ {
+    let mut from = 0;
+    let mut copied = 0;
+    std::iter::from_fn(move || {
+        while let Some(at) = next_trigger(src.as_bytes(), from) {
+            from = at + 1;
+            if at < copied {
+                continue;
+            }
+            if let Some((len, decoded)) = decode_at(src, at) {
+                copied = at + len;
+                return Some((at, len, decoded));
+            }
+        }
+        None
+    })
 }
 
 /// May this byte start an escape or an unseen character? A cheap test that lets through

@@ -364,13 +364,11 @@ impl Redactor {
     /// [`Redactor::change_spans`] finds a place to change in are redacted (each alone, as
     /// every piece was before), so a receipt of fifty short strings costs one search.
     pub fn redact_json_value_keeping(&self, value: &mut serde_json::Value, keep: Option<&str>) {
-        let mut joined = String::new();
-        let mut ranges = Vec::new();
-        json_pieces(value, keep, &mut joined, &mut ranges);
-        let Some(spans) = self.change_spans(&joined) else {
+        let mut pieces = Pieces::default();
+        json_pieces(value, keep, &mut pieces);
+        let Some(touched) = pieces.touched(self) else {
             return self.redact_json_each(value, keep);
         };
-        let touched = touched_pieces(&ranges, spans);
         let mut next = 0;
         self.redact_json_touched(value, keep, &touched, &mut next);
     }
@@ -657,58 +655,71 @@ impl Redactor {
     }
 }
 
-/// The keys and strings of `value` (those equal to `keep` left out) appended to `joined`,
-/// each followed by `\n`, with their ranges, in the order
-/// [`Redactor::redact_json_value_keeping`] visits them: an object's key, then its value.
-fn json_pieces(
-    value: &serde_json::Value,
-    keep: Option<&str>,
-    joined: &mut String,
-    ranges: &mut Vec<(usize, usize)>,
-) {
+/// The keys and strings of `value` (those equal to `keep` left out) as pieces, in the
+/// order [`Redactor::redact_json_value_keeping`] visits them: an object's key, then its
+/// value.
+fn json_pieces(value: &serde_json::Value, keep: Option<&str>, pieces: &mut Pieces) {
     use serde_json::Value;
-    fn piece(text: &str, joined: &mut String, ranges: &mut Vec<(usize, usize)>) {
-        let start = joined.len();
-        joined.push_str(text);
-        ranges.push((start, joined.len()));
-        joined.push('\n');
-    }
     match value {
-        Value::String(s) if keep != Some(s.as_str()) => piece(s, joined, ranges),
-        Value::Array(items) => items
-            .iter()
-            .for_each(|v| json_pieces(v, keep, joined, ranges)),
+        Value::String(s) if keep != Some(s.as_str()) => pieces.push(s),
+        Value::Array(items) => items.iter().for_each(|v| json_pieces(v, keep, pieces)),
         Value::Object(map) => {
             for (key, v) in map {
-                piece(key, joined, ranges);
-                json_pieces(v, keep, joined, ranges);
+                pieces.push(key);
+                json_pieces(v, keep, pieces);
             }
         }
         _ => {}
     }
 }
 
-/// For each range of a joined text (in order, not overlapping), whether one of `spans`
-/// (from [`Redactor::change_spans`]) overlaps it.
-pub fn touched_pieces(ranges: &[(usize, usize)], mut spans: Vec<(usize, usize)>) -> Vec<bool> {
-    spans.sort_unstable();
-    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
-    for (s, e) in spans {
-        match merged.last_mut() {
-            Some(last) if s <= last.1 => last.1 = last.1.max(e),
-            _ => merged.push((s, e)),
-        }
+/// Many short texts (a page's text runs, a receipt's keys and strings) joined by `\n`,
+/// for one [`Redactor::change_spans`] search instead of one search each.
+#[derive(Debug, Default)]
+pub struct Pieces {
+    joined: String,
+    ranges: Vec<(usize, usize)>,
+}
+
+impl Pieces {
+    /// Add one piece: `write` appends its text.
+    pub fn push_with(&mut self, write: impl FnOnce(&mut String)) {
+        let start = self.joined.len();
+        write(&mut self.joined);
+        self.ranges.push((start, self.joined.len()));
+        self.joined.push('\n');
     }
-    let mut next = 0;
-    ranges
-        .iter()
-        .map(|&(a, b)| {
-            while merged.get(next).is_some_and(|&(_, e)| e <= a) {
-                next += 1;
+
+    /// Add one piece.
+    pub fn push(&mut self, text: &str) {
+        self.push_with(|j| j.push_str(text));
+    }
+
+    /// For each piece, in order: may redacting it alone change it? `None` when every piece
+    /// must be redacted ([`Redactor::change_spans`] gives no spans).
+    pub fn touched(&self, redactor: &Redactor) -> Option<Vec<bool>> {
+        let mut spans = redactor.change_spans(&self.joined)?;
+        spans.sort_unstable();
+        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+        for (s, e) in spans {
+            match merged.last_mut() {
+                Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                _ => merged.push((s, e)),
             }
-            merged.get(next).is_some_and(|&(s, _)| s < b)
-        })
-        .collect()
+        }
+        let mut next = 0;
+        Some(
+            self.ranges
+                .iter()
+                .map(|&(a, b)| {
+                    while merged.get(next).is_some_and(|&(_, e)| e <= a) {
+                        next += 1;
+                    }
+                    merged.get(next).is_some_and(|&(s, _)| s < b)
+                })
+                .collect(),
+        )
+    }
 }
 
 /// A JSON string `value` stored under `key`: judged like `key: "value"` in text.

@@ -101,10 +101,13 @@ pub(super) fn vendor_scan_builds() -> bool {
 static VENDOR_SCAN: LazyLock<Option<VendorScan>> = LazyLock::new(|| {
     let mut literals = Vec::new();
     let mut family_of = Vec::new();
-    for (i, f) in FAMILIES.iter().enumerate().filter(|(_, f)| f.lazy) {
-        let lits = leading_literals(f.pattern)?;
+    for (i, _) in FAMILIES.iter().enumerate().filter(|(_, f)| f.lazy) {
+        let lits = &KNOWN.literals[i];
+        if lits.is_empty() {
+            return None;
+        }
         family_of.extend(std::iter::repeat_n(i, lits.len()));
-        literals.extend(lits);
+        literals.extend(lits.iter().cloned());
     }
     Some(VendorScan {
         literals: AhoCorasick::new(&literals).ok()?,
@@ -123,6 +126,8 @@ struct Known {
     whole: Vec<OnceLock<Option<Regex>>>,
 }
 
+/// Every row's literal starts (empty when it has none), made once: the vendor scan and
+/// [`family_of`] both read them.
 static KNOWN: LazyLock<Known> = LazyLock::new(|| {
     let literals: Vec<Vec<String>> = FAMILIES
         .iter()

@@ -341,25 +341,9 @@ pub fn load_file(path: &Path) -> Result<Config, ConfigError> {
 }
 
 /// The line where `section.key` is set, found by reading the text: the key's line inside
-/// its `[section]` table. None when it is not written (a default) or cannot be found.
+/// its `[section]` table (see [`written_keys`]). None when it is not written (a default).
 fn key_line(text: &str, dotted: &str) -> Option<usize> {
-    let (section, key) = dotted.split_once('.')?;
-    let mut in_section = false;
-    for (i, line) in text.lines().enumerate() {
-        let l = line.trim();
-        if l.starts_with('[') {
-            in_section = l.trim_start_matches('[').trim_end_matches(']').trim() == section;
-            continue;
-        }
-        if in_section {
-            if let Some((k, _)) = l.split_once('=') {
-                if k.trim() == key {
-                    return Some(i + 1);
-                }
-            }
-        }
-    }
-    None
+    written_keys(text).get(dotted).copied()
 }
 
 /// The line where `key` is set (`key = ...`) in the table whose header is on `header`
