@@ -245,9 +245,15 @@ fn benign() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    // PROPTEST_CASES raises the count for a longer hunt.
+    // PROPTEST_CASES raises the count and PROPTEST_RNG_SEED picks other cases, for a longer
+    // hunt. The seed is fixed otherwise: the benign generator joins words into tokens, and a
+    // random draw that reads as a credential by the prose rules (found three: a digest or a
+    // UUID behind a word, now excluded) must not fail one CI run in many.
     #![proptest_config(ProptestConfig {
         cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300),
+        rng_seed: proptest::test_runner::RngSeed::Fixed(
+            std::env::var("PROPTEST_RNG_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x7e7c_4a11),
+        ),
         failure_persistence: None,
         ..ProptestConfig::default()
     })]
