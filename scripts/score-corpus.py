@@ -25,6 +25,19 @@ Corpora (read-only; nothing is fetched here), each a checkout or a git directory
   are the reference text (one block a line). Besides the corpus row, each kind (the file name up to its first "-") gets a row
   of its own, `kinds:<kind>`.
 
+- adbar/trafilatura (`--trafilatura-eval`): tests/evaldata.json with tests/eval/*.html and
+  tests/cache/*.html, about 990 real pages (2012-2023, mostly German news and blogs, plus
+  forums, shops, category pages, wikis and docs). Its reference is snippets only: per page,
+  `with` (must be in the main text) and `without` (must not be). Scored with a second,
+  separately printed metric, "snippets": per page, recall = share of `with` snippets found in
+  the output, rejection = share of `without` snippets absent from it (both after Unicode NFC,
+  whitespace collapsing and case folding); per corpus and per kind, the mean recall, mean
+  rejection and their harmonic mean (a failed page: recall 0, rejection 1). Each page's kind
+  comes from scripts/kinds-trafilatura.tsv (file, kind, reason); rows `trafilatura:<kind>`.
+  trafilatura was developed against this very evaldata, so it is an anchor that favours
+  trafilatura: read vetch's figures against it as "how far from the tuned reference", not as
+  a neutral comparison.
+
 vetch runs as the real binary (`vetch --allow-private batch`) over a loopback HTTP server
 serving the pages, in `text` mode and in `markdown` mode; Markdown is reduced to text
 (links to their text, images dropped, emphasis, heading and fence markers and backslash
@@ -47,6 +60,8 @@ import io
 import tempfile
 import threading
 import time
+import unicodedata
+import urllib.parse
 from collections import Counter
 from pathlib import Path
 
@@ -211,6 +226,85 @@ def load_kinds(src):
     return pages
 
 
+def decode_html(raw):
+    """Page bytes to text: UTF-8 when valid, else the charset the page declares, else cp1252."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    m = re.search(rb"charset=[\"']?([A-Za-z0-9_-]+)", raw[:4096])
+    for enc in ([m.group(1).decode("ascii")] if m else []) + ["cp1252"]:
+        try:
+            return raw.decode(enc)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return raw.decode("utf-8", errors="replace")
+
+
+KINDS_TRAFILATURA = Path(__file__).with_name("kinds-trafilatura.tsv")
+
+
+def load_trafilatura_eval(src, work, labels=KINDS_TRAFILATURA):
+    """(pages, snippets, kinds): pages as (id, markup, "") with id the file name without
+    .html; snippets {id: (with, without)}; kinds {id: kind} from the label file."""
+    root = materialize(src, ["tests/evaldata.json", "tests/eval", "tests/cache"],
+                       work / "corpus-trafilatura")
+    data = json.loads((root / "tests" / "evaldata.json").read_text(encoding="utf-8"))
+    kinds = {}
+    for line in Path(labels).read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        f, kind = line.split("\t")[:2]
+        kinds[f] = kind
+    pages, snippets, kind_of_page, seen = [], {}, {}, set()
+    for url, entry in data.items():
+        f = entry["file"]
+        if f in seen:
+            continue
+        seen.add(f)
+        path = next((root / "tests" / d / f for d in ("eval", "cache")
+                     if (root / "tests" / d / f).exists()), None)
+        if path is None:
+            continue
+        pid = f[: -len(".html")] if f.endswith(".html") else f
+        pages.append((pid, decode_html(path.read_bytes()), ""))
+        snippets[pid] = (entry.get("with") or [], entry.get("without") or [])
+        kind_of_page[pid] = kinds.get(f, "unlabelled")
+    return pages, snippets, kind_of_page
+
+
+def norm_snippet(text):
+    return " ".join(unicodedata.normalize("NFC", text or "").split()).casefold()
+
+
+def score_snippets(pages, texts, snippets, mode):
+    """Snippet recall / rejection (see the docstring) over `pages`."""
+    recalls, rejections, failures, per_page = [], [], 0, []
+    for pid, _, _ in pages:
+        with_, without = snippets[pid]
+        text = texts.get(pid)
+        if text is None or not text.strip():
+            failures += 1
+            r, j = (0.0 if with_ else 1.0), 1.0
+            per_page.append({"id": pid, "failed": True})
+        else:
+            if mode == "markdown":
+                text = markdown_to_text(text)
+            t = norm_snippet(text)
+            found = [w for w in with_ if norm_snippet(w) in t]
+            leaked = [w for w in without if norm_snippet(w) in t]
+            r = len(found) / len(with_) if with_ else 1.0
+            j = 1 - len(leaked) / len(without) if without else 1.0
+            per_page.append({"id": pid, "recall": r, "rejection": j,
+                             "missed": [w for w in with_ if w not in found], "leaked": leaked})
+        recalls.append(r)
+        rejections.append(j)
+    mr = statistics.mean(recalls) if recalls else 0.0
+    mj = statistics.mean(rejections) if rejections else 0.0
+    return {"recall": mr, "rejection": mj, "H": 2 * mr * mj / (mr + mj) if mr + mj else 0.0,
+            "pages": len(pages) - failures, "failures": failures, "per_page": per_page}
+
+
 def kind_of(pid):
     return pid.split("-", 1)[0]
 
@@ -222,7 +316,7 @@ class Pages(http.server.BaseHTTPRequestHandler):
     store = {}
 
     def do_GET(self):
-        body = self.store.get(self.path)
+        body = self.store.get(urllib.parse.unquote(self.path))
         if body is None:
             self.send_response(404)
             self.end_headers()
@@ -235,6 +329,21 @@ class Pages(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+
+FAILURES = {}
+
+
+def failure_summary(result):
+    """What a failed `vetch batch` line says: outcome and failure_detail from the receipt."""
+    try:
+        receipt = result["content"][0]["json"]
+    except (KeyError, IndexError, TypeError):
+        receipt = result
+    if not isinstance(receipt, dict):
+        return json.dumps(result)[:300]
+    parts = [str(receipt.get(k)) for k in ("outcome", "failure_detail", "error") if receipt.get(k)]
+    return " | ".join(parts) or json.dumps(result)[:300]
 
 
 def run_vetch(vetch, corpora, mode, work, concurrency):
@@ -258,7 +367,7 @@ def run_vetch(vetch, corpora, mode, work, concurrency):
             for pid, markup, _ in pages:
                 path = f"/{corpus}/{pid}.html"
                 Pages.store[path] = markup.encode("utf-8")
-                urls.append(f"http://127.0.0.1:{port}{path}")
+                urls.append(f"http://127.0.0.1:{port}{urllib.parse.quote(path)}")
             res = subprocess.run(
                 [
                     str(vetch), "--config", str(cfg), "--allow-private", "--compact",
@@ -281,6 +390,8 @@ def run_vetch(vetch, corpora, mode, work, concurrency):
                     if receipt.get("next_start_index") is not None:
                         sys.exit(f"{corpus}/{pid}: output was windowed; raise the ceiling")
                     text = result["content"][1]["text"]
+                else:
+                    FAILURES[(mode, corpus, pid)] = failure_summary(result)
                 out[(corpus, pid)] = text
     finally:
         server.shutdown()
@@ -404,6 +515,9 @@ def main():
     ap.add_argument("--scrapinghub", help="article-extraction-benchmark checkout or git dir")
     ap.add_argument("--readability", help="mozilla/readability checkout or git dir")
     ap.add_argument("--kinds", help="a directory of <kind>-<name>.html pages with .expect files")
+    ap.add_argument("--trafilatura-eval", help="adbar/trafilatura checkout or git dir (tests/evaldata.json)")
+    ap.add_argument("--trafilatura-labels", default=str(KINDS_TRAFILATURA),
+                    help="page kinds of that corpus (file, kind, reason; TSV)")
     ap.add_argument("--vetch", required=True, help="the vetch binary")
     ap.add_argument(
         "--before",
@@ -426,8 +540,12 @@ def main():
         corpora["readability"] = load_readability(args.readability, work)
     if args.kinds:
         corpora["kinds"] = load_kinds(args.kinds)
+    snippets, tkinds = {}, {}
+    if args.trafilatura_eval:
+        corpora["trafilatura"], snippets, tkinds = load_trafilatura_eval(
+            args.trafilatura_eval, work, args.trafilatura_labels)
     if not corpora:
-        sys.exit("no corpus given (--scrapinghub, --readability and/or --kinds)")
+        sys.exit("no corpus given (--scrapinghub, --readability, --kinds and/or --trafilatura-eval)")
 
     extractors = args.extractors.split(",")
     if args.before and "vetch" in extractors:
@@ -440,7 +558,7 @@ def main():
             print(f"trafilatura not importable ({e}); skipped", file=sys.stderr)
             extractors = [e for e in extractors if not e.startswith("trafilatura")]
 
-    rows = []
+    rows, srows = [], []
     for extractor in extractors:
         for mode in args.modes.split(","):
             start = time.monotonic()
@@ -455,6 +573,22 @@ def main():
             seconds = time.monotonic() - start
             for corpus, pages in corpora.items():
                 mine = {pid: texts[(corpus, pid)] for pid, _, _ in pages}
+                if corpus == "trafilatura":
+                    s = score_snippets(pages, mine, snippets, mode)
+                    srows.append({"extractor": name, "mode": mode, "corpus": corpus, **s})
+                    for kind in sorted(set(tkinds.values())):
+                        some = [p for p in pages if tkinds[p[0]] == kind]
+                        srows.append({"extractor": name, "mode": mode, "corpus": f"trafilatura:{kind}",
+                                      **score_snippets(some, mine, snippets, mode)})
+                    if args.dump:
+                        d = Path(args.dump) / f"{extractor}-{mode}" / corpus
+                        d.mkdir(parents=True, exist_ok=True)
+                        for pid, text in mine.items():
+                            (d / f"{pid}.txt").write_text(text or "", encoding="utf-8")
+                        for pp in s["per_page"]:
+                            pp["kind"] = tkinds[pp["id"]]
+                        (d / "scores.json").write_text(json.dumps(s["per_page"], indent=1, ensure_ascii=False))
+                    continue
                 s = score(pages, mine, mode)
                 rows.append({"extractor": name, "mode": mode, "corpus": corpus, "seconds": seconds, **s})
                 if corpus == "kinds":
@@ -471,25 +605,39 @@ def main():
                     (d / "scores.json").write_text(json.dumps(s["per_page"], indent=1))
 
     head = f"{'extractor':<24} {'mode':<9} {'corpus':<16} {'P':>6} {'R':>6} {'F1':>6} {'F1 mean':>7} {'median':>6} {'micro':>6} {'pages':>5} {'fail':>4} {'runs40':>7} {'kept':>5} {'redact':>6} {'cut':>4}"
-    print(head)
-    print("-" * len(head))
+    if rows:
+        print(head)
+        print("-" * len(head))
     for r in rows:
         print(
             f"{r['extractor']:<24} {r['mode']:<9} {r['corpus']:<16} {r['P']:6.4f} {r['R']:6.4f} "
             f"{r['F1']:6.4f} {r['F1_mean']:7.4f} {r['F1_median']:6.4f} {r['F1_micro']:6.4f} "
             f"{r['pages']:5d} {r['failures']:4d} {r['runs']:7d} {r['runs_kept']:5d} {r['runs_redacted']:6d} {len(r['runs_cut']):4d}"
         )
-    print("P, R: mean per page; F1: of those means (as evaluate.py); F1 mean/median: per page; "
-          "micro: over summed shingle counts. markdown = Markdown reduced to text.\n"
-          "runs40: reference runs of 40+ non-space characters on pages with output; kept: "
-          "verbatim in the output; redact: kept with a secret in it replaced by [REDACTED]; cut: "
-          "missing although the words around them were kept.")
+    if rows:
+        print("P, R: mean per page; F1: of those means (as evaluate.py); F1 mean/median: per page; "
+              "micro: over summed shingle counts. markdown = Markdown reduced to text.\n"
+              "runs40: reference runs of 40+ non-space characters on pages with output; kept: "
+              "verbatim in the output; redact: kept with a secret in it replaced by [REDACTED]; cut: "
+              "missing although the words around them were kept.")
+    if srows:
+        shead = f"{'extractor':<24} {'mode':<9} {'corpus':<22} {'recall':>6} {'reject':>6} {'H':>6} {'pages':>5} {'fail':>4}"
+        print("\nsnippets (trafilatura evaldata; favours trafilatura, which was tuned on it)")
+        print(shead)
+        print("-" * len(shead))
+        for r in srows:
+            print(f"{r['extractor']:<24} {r['mode']:<9} {r['corpus']:<22} {r['recall']:6.4f} "
+                  f"{r['rejection']:6.4f} {r['H']:6.4f} {r['pages']:5d} {r['failures']:4d}")
+        print("recall: mean share of `with` snippets in the output; reject: mean share of `without` "
+              "snippets absent; H: harmonic mean of the two. A failed page: recall 0, reject 1.")
+    for (mode, corpus, pid), why in sorted(FAILURES.items()):
+        print(f"fail vetch {mode} {corpus}/{pid}: {why}")
     for r in rows:
         for pid, run in r["runs_cut"][:40]:
             print(f"cut  {r['extractor']} {r['mode']} {r['corpus']}/{pid}: {run[:120]}")
     if args.json:
         Path(args.json).write_text(
-            json.dumps([{k: v for k, v in r.items() if k not in ("per_page",)} for r in rows], indent=1)
+            json.dumps([{k: v for k, v in r.items() if k not in ("per_page",)} for r in rows + srows], indent=1)
         )
 
 

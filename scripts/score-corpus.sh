@@ -13,6 +13,13 @@
 #                                              (html/*.html.gz + ground-truth.json)
 #   CORPORA_DIR/readability                    mozilla/readability
 #                                              (test/test-pages/*/source.html + expected.html)
+#   CORPORA_DIR/trafilatura                    adbar/trafilatura (tests/evaldata.json +
+#                                              tests/eval, tests/cache: ~990 real pages,
+#                                              snippet references; kinds from
+#                                              scripts/kinds-trafilatura.tsv)
+# $TRAFILATURA_REPO names the last one alone (TRAFILATURA_REPO= leaves it out). One-time:
+# `git clone --bare https://github.com/adbar/trafilatura CORPORA_DIR/trafilatura` (the
+# `fetch` tool's mirror, /work/.mirror/adbar+trafilatura/repo, is such a bare git dir).
 # The pages of every kind under tests/fixtures/kinds (ours, with their expected text) are
 # scored too, per kind ($KINDS_DIR names another directory; KINDS_DIR= leaves them out).
 # One-time step: clone those two repositories there (`git clone --bare` is enough). Nothing
@@ -51,10 +58,12 @@ RD=${READABILITY_REPO:-${CORPORA:+$CORPORA/readability}}
 args=()
 [ -n "$SH" ] && [ -e "$SH" ] && args+=(--scrapinghub "$SH")
 [ -n "$RD" ] && [ -e "$RD" ] && args+=(--readability "$RD")
+TR=${TRAFILATURA_REPO-${CORPORA:+$CORPORA/trafilatura}}
+[ -n "$TR" ] && [ -e "$TR" ] && args+=(--trafilatura-eval "$TR")
 KINDS=${KINDS_DIR-tests/fixtures/kinds}
 [ -n "$KINDS" ] && [ -d "$KINDS" ] && args+=(--kinds "$KINDS")
 if [ ${#args[@]} -eq 0 ]; then
-  echo "score-corpus: no corpus found; give CORPORA_DIR or set SCRAPINGHUB_BENCHMARK / READABILITY_REPO" >&2
+  echo "score-corpus: no corpus found; give CORPORA_DIR or set SCRAPINGHUB_BENCHMARK / READABILITY_REPO / TRAFILATURA_REPO" >&2
   exit 2
 fi
 
