@@ -379,7 +379,9 @@ def run_vetch(vetch, corpora, mode, work, concurrency):
                 capture_output=True,
                 text=True,
             )
-            lines = [l for l in res.stdout.splitlines() if l.strip()]
+            # Only "\n" ends a line: JSON may hold U+2028 and other characters that
+            # str.splitlines() also splits at.
+            lines = [l for l in res.stdout.split("\n") if l.strip()]
             if len(lines) != len(pages):
                 sys.exit(f"vetch batch: {len(lines)} results for {len(pages)} pages\n{res.stderr}")
             for (pid, _, _), line in zip(pages, lines):

@@ -5,7 +5,8 @@
 //! carries the site's name ("Release 2.0 | Dev Blog"). The page's own `<h1>` is the
 //! headline when it is in the selected content or agrees with the `<title>`; the
 //! `<title>` itself only goes to the receipt's `title` (and serves as the headline when
-//! the page has no usable `<h1>`, as before).
+//! the page has no usable `<h1>`, as before). Plain text of a page that has a `<title>`
+//! gets no headline on top (see `crate::content::extract`): it is the page's body.
 //!
 //! Must never: panic; it only reads the parsed page and rewrites the first lines.
 

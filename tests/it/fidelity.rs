@@ -5,7 +5,8 @@
 //! The fixtures under `tests/fixtures/fidelity/` are pages of our own, each with a `.expect`
 //! file: the page's visible strings, one a line, in the order the page shows them. Every
 //! string must be found, in order, in every mode: the default Markdown (with its escapes
-//! undone, as a reader reads it) from `lookup`, `batch` and `mcp`, and `--extract text`.
+//! undone, as a reader reads it) from `lookup`, `batch` and `mcp`, and `--extract text`,
+//! except the headline, which plain text leaves to the receipt's `title`.
 //! `--extract raw` must hand the body back byte for byte.
 //!
 //! The property test builds article pages of random "words" and checks that every word of
@@ -34,6 +35,9 @@ enum Holds {
     Converted,
     /// Markdown only (a link target).
     Markdown,
+    /// The page's headline: the Markdown's `# Headline`; in plain text, the receipt's
+    /// `title` (plain text is the page's body).
+    Headline,
 }
 
 /// One fixture: its name, its bytes, and its expected strings.
@@ -63,6 +67,8 @@ fn fixtures() -> Vec<Fixture> {
                     (Holds::Converted, s.to_string())
                 } else if let Some(s) = l.strip_prefix("[markdown] ") {
                     (Holds::Markdown, s.to_string())
+                } else if let Some(s) = l.strip_prefix("[headline] ") {
+                    (Holds::Headline, s.to_string())
                 } else {
                     (Holds::Everywhere, l.to_string())
                 }
@@ -80,6 +86,17 @@ fn fixtures() -> Vec<Fixture> {
 
 /// Every expected string that holds in `mode` is in `text`, in order; the missing ones.
 fn missing_in_order(fixture: &Fixture, mode: &str, text: &str) -> Vec<String> {
+    missing_in_order_titled(fixture, mode, text, None)
+}
+
+/// [`missing_in_order`]; in plain text, the headline is looked for in the receipt's
+/// `title` instead.
+fn missing_in_order_titled(
+    fixture: &Fixture,
+    mode: &str,
+    text: &str,
+    title: Option<&str>,
+) -> Vec<String> {
     let markdown = mode != "text";
     // A no-break space reads as a space (Markdown keeps the character, text a space).
     let text = &text.replace('\u{a0}', " ");
@@ -87,6 +104,12 @@ fn missing_in_order(fixture: &Fixture, mode: &str, text: &str) -> Vec<String> {
     let mut missing = Vec::new();
     for (holds, want) in &fixture.expect {
         if *holds == Holds::Markdown && !markdown {
+            continue;
+        }
+        if *holds == Holds::Headline && !markdown {
+            if !title.is_some_and(|t| t.contains(want.as_str())) {
+                missing.push(format!("{}/{mode} title: {want:?}", fixture.name));
+            }
             continue;
         }
         match text[at..].find(want.as_str()) {
@@ -109,12 +132,17 @@ async fn serve(fixtures: &[Fixture]) -> MockServer {
 }
 
 fn lookup(url: &str, cfg: &std::path::Path, extract: &str) -> String {
+    lookup_as(url, cfg, extract, "text")
+}
+
+fn lookup_as(url: &str, cfg: &std::path::Path, extract: &str, output: &str) -> String {
     let out = vetch()
         .args([
             "lookup",
             url,
             "-o",
-            "text",
+            output,
+            "--compact",
             "--extract",
             extract,
             "--config",
@@ -138,8 +166,12 @@ async fn every_visible_string_survives_every_mode() {
         missing.extend(missing_in_order(f, "lookup markdown", &md));
         let auto = md_unescape(&lookup(&url(f), cfg.path(), "auto"));
         assert_eq!(auto, md, "{}: auto is Markdown", f.name);
-        let text = lookup(&url(f), cfg.path(), "text");
-        missing.extend(missing_in_order(f, "text", &text));
+        let result: Value =
+            serde_json::from_str(&lookup_as(&url(f), cfg.path(), "text", "tool-result"))
+                .expect("a tool result");
+        let text = result["content"][1]["text"].as_str().unwrap_or_default();
+        let title = result["content"][0]["json"]["title"].as_str();
+        missing.extend(missing_in_order_titled(f, "text", text, title));
         // Raw is the body as it came: nothing to find, nothing lost.
         let raw = lookup(&url(f), cfg.path(), "raw");
         assert_eq!(raw.trim_end(), f.body.trim_end(), "{}: raw", f.name);

@@ -7,8 +7,11 @@
 //! Sphinx, a Q&A site, a government health page), each with a `.expect` file: lines
 //! starting with `+ ` are the page's content, each of which must be in the text (whitespace
 //! collapsed), and lines starting with `- ` are chrome that must not be. Lines starting with
-//! `~ ` are content vetch does not keep yet: reported, not required. The `+` and `~` lines
-//! are the reference text `scripts/score-corpus.sh` scores each kind against.
+//! `~ ` are content vetch does not keep yet: reported, not required. A line starting with
+//! `= ` is the page's headline: on top of the Markdown, and in plain text (the page's body)
+//! the receipt's `title` carries it. The `+` and `~` lines are the reference text
+//! `scripts/score-corpus.sh` scores each kind against (the headline is left out, as the
+//! other corpora leave the title out).
 
 use vetch::model::input::ToolInput;
 use wiremock::matchers::path;
@@ -21,6 +24,7 @@ struct Fixture {
     name: String,
     body: Vec<u8>,
     must: Vec<String>,
+    headline: Option<String>,
     must_not: Vec<String>,
     not_yet: Vec<String>,
 }
@@ -39,11 +43,14 @@ fn fixtures() -> Vec<Fixture> {
             .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
             .unwrap_or_else(|| panic!("{name} has no {expect_name}"));
         let (mut must, mut must_not, mut not_yet) = (Vec::new(), Vec::new(), Vec::new());
+        let mut headline = None;
         for line in expect.lines() {
             if let Some(s) = line.strip_prefix("+ ") {
                 must.push(collapse(s));
             } else if let Some(s) = line.strip_prefix("- ") {
                 must_not.push(collapse(s));
+            } else if let Some(s) = line.strip_prefix("= ") {
+                headline = Some(collapse(s));
             } else if let Some(s) = line.strip_prefix("~ ") {
                 not_yet.push(collapse(s));
             }
@@ -52,6 +59,7 @@ fn fixtures() -> Vec<Fixture> {
             name: name.clone(),
             body: bytes.clone(),
             must,
+            headline,
             must_not,
             not_yet,
         });
@@ -101,6 +109,17 @@ async fn every_kind_of_page_keeps_its_content_and_drops_its_chrome() {
                 continue;
             }
             let text = collapse(&out.text);
+            if let Some(h) = &f.headline {
+                let title = collapse(out.receipt.title.as_deref().unwrap_or_default());
+                let found = if extract == "text" {
+                    text.contains(h.as_str()) || title.contains(h.as_str())
+                } else {
+                    text.contains(h.as_str())
+                };
+                if !found {
+                    problems.push(format!("{extract} {}: lost the headline {h:?}", f.name));
+                }
+            }
             if extract == "text" {
                 for s in f.must.iter().filter(|s| !text.contains(s.as_str())) {
                     problems.push(format!("{extract} {}: lost {s:?}", f.name));

@@ -11,8 +11,8 @@
 //!    goes: tooltips, permalink markers (`¶`), self-links wrapped around headings.
 //!    Boilerplate blocks are pruned ([`crate::content::boilerplate`]).
 //! 2. **Select** the main content with [`dom_smoothie`] (a port of Mozilla's Readability),
-//!    and keep the page's own `<h1>` as the heading on top
-//!    ([`crate::content::headline`]). When readability
+//!    and keep the page's own `<h1>` as the heading on top of Markdown
+//!    ([`crate::content::headline`]; plain text is the body, its title is the receipt's). When readability
 //!    fails, finds fewer than [`MIN_ARTICLE_CHARS`] visible characters, or the page is
 //!    larger than [`READABILITY_MAX_BYTES`], the whole `<body>` is used instead, minus
 //!    scripts, styles, navigation, page headers/footers, sidebars, dialogs and form controls.
@@ -287,7 +287,13 @@ fn extract_html(
         Some(spare) => spare.clone(),
         None => parse_prepared(body, redactor).0,
     };
-    let article = guarded(|| readable(doc, base, text_mode, shape, again)).flatten();
+    // Plain text is the page's body: its title is the receipt's `title`, so the headline
+    // goes on top only in Markdown, or when the page has no title (see `with_headline`).
+    let top = Top {
+        text_mode,
+        headline: !text_mode || title.is_none(),
+    };
+    let article = guarded(|| readable(doc, base, top, shape, again)).flatten();
     if cancelled() {
         return Extracted::default();
     }
@@ -296,9 +302,7 @@ fn extract_html(
             let wider = spare
                 .take()
                 .filter(|_| root_weight.is_some())
-                .and_then(|spare| {
-                    guarded(|| wider_root(spare, root_weight, found, base, text_mode))
-                })
+                .and_then(|spare| guarded(|| wider_root(spare, root_weight, found, base, top)))
                 .flatten();
             let text = wider.unwrap_or_else(|| found.text.clone());
             let visible = seen_if_needed(seen, &text, hidden_content);
@@ -364,7 +368,7 @@ fn last_resort_text(body: &str) -> String {
 fn readable(
     doc: Document,
     base: Option<&url::Url>,
-    text_mode: bool,
+    top: Top,
     shape: Shape,
     again: impl FnOnce() -> Document,
 ) -> Option<Readable> {
@@ -384,12 +388,12 @@ fn readable(
     let doc = &readability.doc;
     crate::content::boilerplate::remove_marked(doc);
     let root = Selection::from(NodeRef::new(root, &doc.tree));
-    let body = if text_mode {
+    let body = if top.text_mode {
         selection_text(&root, doc)
     } else {
         html_to_markdown(&root)
     };
-    let text = with_headline(body, &article.title, page_h1.as_deref(), text_mode);
+    let text = with_headline(body, &article.title, page_h1.as_deref(), top);
     Some(Readable {
         text,
         title: article.title,
@@ -408,13 +412,28 @@ struct Readable {
     page_h1: Option<String>,
 }
 
-/// The page's `<h1>` on top of `body` (see [`crate::content::headline`]).
-fn with_headline(body: String, title: &str, page_h1: Option<&str>, text_mode: bool) -> String {
+/// How a selection is written and topped (see [`with_headline`]).
+#[derive(Debug, Clone, Copy)]
+struct Top {
+    /// Plain text, else Markdown.
+    text_mode: bool,
+    /// Put the headline on top: always in Markdown (the document's `# Headline`); in plain
+    /// text only when the page has no `<title>`. Plain text is the page's body, as both
+    /// reference corpora and trafilatura define it: the title is the receipt's `title`.
+    headline: bool,
+}
+
+/// The page's `<h1>` on top of `body` (see [`crate::content::headline`]), when `top` asks
+/// for it; else `body` as readability left it (its own `<h1>` kept where it stands).
+fn with_headline(body: String, title: &str, page_h1: Option<&str>, top: Top) -> String {
+    if !top.headline {
+        return body;
+    }
     crate::content::headline::headline_on_top(
         body,
         title,
         page_h1,
-        text_mode,
+        top.text_mode,
         // Escaped the way the writer escapes the body text.
         |h| tidy_markdown(&crate::content::markdown::heading(h, 1)),
     )
@@ -433,7 +452,7 @@ fn wider_root(
     weight: Option<usize>,
     found: &Readable,
     base: Option<&url::Url>,
-    text_mode: bool,
+    top: Top,
 ) -> Option<String> {
     let weight = weight?;
     let picked = visible_chars(&found.text);
@@ -448,13 +467,13 @@ fn wider_root(
     let root = spare.select_single(&format!("[{ROOT_MARK}]"));
     let node = root.nodes().first()?;
     crate::content::boilerplate::remove_asides(node);
-    let body = if text_mode {
+    let body = if top.text_mode {
         selection_text(&root, &spare)
     } else {
         html_to_markdown(&root)
     };
     (visible_chars(&body) > picked)
-        .then(|| with_headline(body, &found.title, found.page_h1.as_deref(), text_mode))
+        .then(|| with_headline(body, &found.title, found.page_h1.as_deref(), top))
 }
 
 /// The readability configuration: the defaults, but classes are kept (so that
