@@ -51,6 +51,39 @@ pub(crate) fn unwrap_noscript_content(noscripts: &[NodeRef]) {
     }
 }
 
+/// Keep a thread whose posts are named comments. Readability drops every block whose
+/// `class` or `id` holds "comment" (unless it also names content), before it scores
+/// anything: on a forum that calls each post, the first one included, a comment
+/// (`div.MtnComment`, `div.MtnCommentText`), the thread went and the sidebar's list of
+/// other threads came back. When the outermost blocks so named hold more than half of the
+/// body's text and the page names no article (`<article>`, `itemprop="articleBody"`: an
+/// article's comment section is left to readability), the comments are the page's
+/// content: those names are set aside (the `class` and `id` of each block so named in
+/// the thread are removed), so they are scored like any block.
+pub(crate) fn keep_comment_thread(doc: &Document, comments: &[NodeRef]) {
+    if comments.len() < 2 {
+        return;
+    }
+    let named: HashSet<NodeId> = comments.iter().map(|n| n.id).collect();
+    let outer: Vec<&NodeRef> = comments
+        .iter()
+        .filter(|n| !n.ancestors_it(None).any(|a| named.contains(&a.id)))
+        .collect();
+    let Some(body) = doc.select("body").nodes().first().copied() else {
+        return;
+    };
+    let thread: usize = outer.iter().map(|n| text_chars(n)).sum();
+    if thread.saturating_mul(2) <= text_chars(&body) {
+        return;
+    }
+    if doc.select("article, [itemprop~=articleBody]").exists() {
+        return;
+    }
+    for node in comments {
+        node.remove_attrs(&["class", "id"]);
+    }
+}
+
 /// Non-whitespace characters of the text under `node`, scripts and styles left out.
 fn text_chars(node: &NodeRef) -> usize {
     node.descendants_it()

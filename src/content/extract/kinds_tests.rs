@@ -251,3 +251,49 @@ fn author_lines_of_posts_are_flattened_and_story_cards_are_not() {
     flatten_author_lines(&doc, &markers);
     assert_eq!(doc.select("div.meta").length(), 3);
 }
+
+/// mactechnews.de names every post of a thread, the first one included, a comment
+/// (`div.MtnComment`, `div.MtnCommentText`): readability dropped the thread by those names,
+/// its first attempt kept the sidebar's list of other threads, and that came back (one of
+/// trafilatura's evaluation pages). The names are set aside when the comments are the
+/// page; an article's comment section keeps them.
+#[test]
+fn a_thread_of_comments_keeps_its_posts() {
+    let post = |n: usize| {
+        format!(
+            "<div class=\"SiteComment\" id=\"Comment{n}\"><div class=\"SiteCommentName\">user{n}</div>\
+             <div class=\"SiteCommentText\">Post number {n} of the thread says that the backup \
+             stops after a few minutes with the message that the disk is not available.</div></div>"
+        )
+    };
+    let posts: String = (1..=4).map(post).collect();
+    let names = |html: &str| {
+        let doc = Document::from(html);
+        let comments: Vec<NodeRef> = doc.select("[class*=Comment]").nodes().to_vec();
+        keep_comment_thread(&doc, &comments);
+        doc.select("[class*=Comment], [id*=Comment]").length()
+    };
+    // The thread is the page: no name is left to drop it by.
+    let thread = format!(
+        "<body><main><h1>Backups stopped</h1>{posts}</main>\
+         <aside><a href=/1>Other thread</a></aside></body>"
+    );
+    assert_eq!(names(&thread), 0);
+    // An article with its comment section: readability decides, as before.
+    let article = format!(
+        "<body><article><h1>Backups</h1><p>{p}</p></article><div id=comments>{posts}</div></body>",
+        p = "An article about backups. ".repeat(5)
+    );
+    assert_eq!(names(&article), 12);
+    // A comment section smaller than the rest of the page: readability decides.
+    let small = format!(
+        "<body><div><p>{p}</p></div>{posts}</body>",
+        p = "A long page about backups and disks. ".repeat(40)
+    );
+    assert_eq!(names(&small), 12);
+    // Through the whole pipeline the posts are kept.
+    let out = extract(&thread, BodyKind::Html, ExtractMode::Text, None).text;
+    for n in 1..=4 {
+        assert!(out.contains(&format!("Post number {n}")), "{out}");
+    }
+}

@@ -11,7 +11,10 @@ use crate::content::inline::{merge_inline_runs, unwrap_element};
 use crate::content::parse::MAX_DEPTH;
 use crate::content::tidy::collapse_whitespace;
 
-use super::kinds::{flatten_author_lines, is_heading_slug, names_author, unwrap_noscript_content};
+use super::kinds::{
+    flatten_author_lines, is_heading_slug, keep_comment_thread, names_author,
+    unwrap_noscript_content,
+};
 
 /// What the preparation learnt about the prepared tree, for [`readability_article`].
 #[derive(Clone, Copy, Default)]
@@ -49,6 +52,8 @@ pub(crate) struct Found<'a> {
     slug_ids: Vec<NodeRef<'a>>,
     /// Elements that name a post's author (see [`flatten_author_lines`]).
     authors: Vec<NodeRef<'a>>,
+    /// Blocks whose `class` or `id` holds "comment" (see [`keep_comment_thread`]).
+    comments: Vec<NodeRef<'a>>,
 }
 
 /// Inline (phrasing) elements: inside a line of text they are part of a sentence.
@@ -198,6 +203,9 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                         if names_consent_banner(&names) {
                             found.consent.push(child);
                         }
+                        if names.contains("comment") {
+                            found.comments.push(child);
+                        }
                     }
                     Kind::Title | Kind::Other => {}
                 }
@@ -232,6 +240,7 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
         node.remove_attr("id");
     }
     unwrap_noscript_content(&found.noscripts);
+    keep_comment_thread(doc, &found.comments);
     flatten_author_lines(doc, &found.authors);
     for node in found.too_deep {
         unwrap_element(&node);
