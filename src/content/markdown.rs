@@ -29,7 +29,7 @@ use crate::content::inline::is_block_element;
 /// Elements whose content is never written.
 pub const SKIPPED: &[&str] = &[
     "head", "script", "style", "noscript", "template", "svg", "canvas", "iframe", "object",
-    "embed", "nav", "button", "select", "input", "textarea", "dialog",
+    "embed", "video", "audio", "nav", "button", "select", "input", "textarea", "dialog",
 ];
 
 /// Write `node` (itself included) as Markdown. The result still needs the caller's tidying

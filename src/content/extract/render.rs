@@ -27,8 +27,8 @@ pub(crate) fn strip_boilerplate(doc: &Document) {
                 .qual_name_ref()
                 .map(|name| match &*name.local {
                     "script" | "style" | "noscript" | "template" | "svg" | "canvas" | "iframe"
-                    | "object" | "embed" | "nav" | "footer" | "dialog" | "button" | "select"
-                    | "input" | "textarea" => (true, false, false),
+                    | "object" | "embed" | "video" | "audio" | "nav" | "footer" | "dialog"
+                    | "button" | "select" | "input" | "textarea" => (true, false, false),
                     "header" | "aside" => (false, true, false),
                     "article" | "main" => (false, false, true),
                     _ => (false, false, false),
@@ -157,8 +157,8 @@ pub(crate) fn selection_text(sel: &Selection, doc: &Document) -> String {
                 // What the Markdown converter skips is skipped here too: not walked.
                 Some(
                     "script" | "style" | "noscript" | "template" | "svg" | "canvas" | "iframe"
-                    | "object" | "embed" | "nav" | "button" | "select" | "input" | "textarea"
-                    | "dialog",
+                    | "object" | "embed" | "video" | "audio" | "nav" | "button" | "select"
+                    | "input" | "textarea" | "dialog",
                 ) => {
                     skipped.push(child);
                     continue;

@@ -1059,3 +1059,27 @@ mod unseen {
         assert_eq!(seen, "Please enable JavaScript.\nShown.");
     }
 }
+
+/// A `<video>`'s or `<audio>`'s content is the fallback that a browser playing it never
+/// shows: broken `<source src=x> type="video/mp4">` markup put `type="video/mp4">` into
+/// the text of a product page (parallels.com, one of trafilatura's evaluation pages).
+#[test]
+fn video_and_audio_fallback_is_not_text() {
+    let prose = "The desktop app runs the other system side by side with this one. ".repeat(6);
+    let html = format!(
+        "<html><body><article><h1>Run it on a Mac</h1><p>{prose}</p>\
+         <video autoplay><source src=a.m4v> type=\"video/mp4\"><source src=a.ogv> type=\"video/ogg\"></video>\
+         <audio controls>Your browser cannot play this clip.</audio><p>{prose}</p></article></body></html>"
+    );
+    for mode in [ExtractMode::Text, ExtractMode::Markdown] {
+        let out = extract(&html, BodyKind::Html, mode, None).text;
+        assert!(out.contains("side by side"), "{out}");
+        for junk in ["video/mp4", "video/ogg", "cannot play"] {
+            assert!(!out.contains(junk), "{mode:?} kept {junk:?}: {out}");
+        }
+    }
+    // The whole-body fallback too.
+    let short = "<html><body><p>Short.</p><video><source src=a.m4v> type=\"video/mp4\"></video></body></html>";
+    let out = extract(short, BodyKind::Html, ExtractMode::Text, None).text;
+    assert!(!out.contains("video/mp4"), "{out}");
+}
