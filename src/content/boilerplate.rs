@@ -43,7 +43,7 @@
 //!
 //! Must never: panic, or remove text that is the article's.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use dom_query::{Document, NodeId, NodeRef};
 
@@ -491,7 +491,7 @@ struct TextStats {
 /// [`TextStats`] of every element under `root` (scripts and styles not counted), in one
 /// post-order walk: linear in the page, however deep it nests. `None` when cancelled.
 fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
-    let mut map: HashMap<NodeId, TextStats> = HashMap::new();
+    let mut map: HashMap<NodeId, TextStats> = HashMap::default();
     let mut stack: Vec<(NodeRef, bool)> = vec![(*root, false)];
     while let Some((node, children_done)) = stack.pop() {
         if !children_done {
@@ -524,11 +524,21 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
         let mut own_text = 0usize;
         for child in node.children_it(false) {
             if child.is_text() {
-                let text = child.text();
-                own_text += text.chars().filter(|c| !c.is_whitespace()).count();
-                if own.words <= CONTROL_WORDS {
-                    own.words += text.split_whitespace().count();
-                }
+                // Read in place: `text()` would copy it into a new string.
+                let words = own.words;
+                let (chars, more_words) = child.query_or((0, 0), |n| match &n.data {
+                    dom_query::NodeData::Text { contents } => (
+                        crate::content::tidy::visible_chars(contents),
+                        if words <= CONTROL_WORDS {
+                            contents.split_whitespace().count()
+                        } else {
+                            0
+                        },
+                    ),
+                    _ => (0, 0),
+                });
+                own_text += chars;
+                own.words += more_words;
             } else if let Some(c) = map.get(&child.id) {
                 own.text += c.text;
                 own.link_text += c.link_text;

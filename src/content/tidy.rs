@@ -5,7 +5,19 @@
 
 /// Characters that are not whitespace, a cheap measure of how much text there is.
 pub(crate) fn visible_chars(s: &str) -> usize {
-    s.chars().filter(|c| !c.is_whitespace()).count()
+    // Most text is ASCII: count its whitespace bytes in one branch-free pass (no UTF-8
+    // decoding); else decode. ASCII whitespace for `char::is_whitespace` is 9..=13 and 32.
+    let mut high = 0u8;
+    let mut blank = 0usize;
+    for &b in s.as_bytes() {
+        high |= b;
+        blank += usize::from(b == b' ' || b.wrapping_sub(9) < 5);
+    }
+    if high < 0x80 {
+        s.len() - blank
+    } else {
+        s.chars().filter(|c| !c.is_whitespace()).count()
+    }
 }
 
 /// `visible_chars(s) >= n`, stopping as soon as it is known.
@@ -233,4 +245,25 @@ pub(crate) fn trim_in_place(mut s: String) -> String {
     let start = s.len() - s.trim_start().len();
     s.drain(..start);
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ASCII fast path counts what `char::is_whitespace` counts: every ASCII byte.
+    #[test]
+    fn visible_chars_agrees_with_char_whitespace() {
+        let all_ascii: String = (0u8..128).map(char::from).collect();
+        for s in [
+            all_ascii.as_str(),
+            "a\u{b}b\u{c}c\td\re\nf g",
+            "caf\u{e9} \u{a0}x\u{2003}y\u{3000}z",
+            "",
+            "   ",
+        ] {
+            let want = s.chars().filter(|c| !c.is_whitespace()).count();
+            assert_eq!(visible_chars(s), want, "{s:?}");
+        }
+    }
 }

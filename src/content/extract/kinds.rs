@@ -94,9 +94,7 @@ fn text_chars(node: &NodeRef) -> usize {
         })
         .map(|d| {
             d.query_or(0, |n| match &n.data {
-                NodeData::Text { contents } => {
-                    contents.chars().filter(|c| !c.is_whitespace()).count()
-                }
+                NodeData::Text { contents } => crate::content::tidy::visible_chars(contents),
                 _ => 0,
             })
         })
@@ -256,9 +254,7 @@ fn fits_author_line(node: &NodeRef, is_post: &impl Fn(&NodeRef) -> bool) -> bool
     for d in node.descendants_it() {
         if d.is_text() {
             chars += d.query_or(0, |n| match &n.data {
-                NodeData::Text { contents } => {
-                    contents.chars().filter(|c| !c.is_whitespace()).count()
-                }
+                NodeData::Text { contents } => crate::content::tidy::visible_chars(contents),
                 _ => 0,
             });
         } else if d
