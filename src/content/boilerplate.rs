@@ -159,7 +159,8 @@ pub(crate) fn prune(doc: &Document) -> Option<usize> {
 /// in links, leaving out navigation, sidebars, footers, comment sections, share bars, forms
 /// and the blocks the rules here name), with its weight; `None` when that is the body,
 /// when more than [`ROOT_LINKS`] percent of its content is links, or when it holds an
-/// `<article>` or `itemprop="articleBody"`.
+/// `<article>` or `itemprop="articleBody"`. A root that is the page's `<main>` holding no
+/// article is a list when mostly links: it stays a root, weighed with its links whole.
 /// Readability picks the best-scoring container, which on a page split into sibling
 /// sections or page-builder widgets is one section; the extraction compares its pick
 /// with this root (see `crate::content::extract`).
@@ -185,6 +186,15 @@ fn content_root<'a>(
         }
     }
     let stats = stats.get(&root.id)?;
+    // A root the page names its main content (`<main>`, `role="main"`) holding no article
+    // is a list when it is mostly links (a category's products, search results): its
+    // links are its content and count whole.
+    let main = root
+        .qual_name_ref()
+        .is_some_and(|n| is_content_root(&root, &n.local));
+    if main && !stats.article && root.id != body.id {
+        return Some((root, stats.content));
+    }
     // Link characters weigh half: content - weight is half of them.
     let links = stats.content.saturating_sub(stats.weight).saturating_mul(2);
     let dense = links.saturating_mul(100) > stats.content.saturating_mul(ROOT_LINKS);
@@ -810,6 +820,13 @@ mod tests {
             "<p><a href=/x>An other story with a long headline</a> by Ann</p>".repeat(12)
         );
         assert_eq!(root_of(&links), None);
+        // Unless the page names it its main content: a list is what that page is about (a
+        // category's products, search results).
+        let listing = format!(
+            "<body><nav><a href=/>Home</a></nav><main id=list><h1>Rain jackets</h1>{}</main></body>",
+            "<p><a href=/x>An other story with a long headline</a> by Ann</p>".repeat(12)
+        );
+        assert_eq!(root_of(&listing).as_deref(), Some("list"));
     }
 
     #[test]
