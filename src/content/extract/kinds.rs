@@ -85,7 +85,7 @@ pub(crate) fn keep_comment_thread(doc: &Document, comments: &[NodeRef]) {
 }
 
 /// Non-whitespace characters of the text under `node`, scripts and styles left out.
-fn text_chars(node: &NodeRef) -> usize {
+pub(crate) fn text_chars(node: &NodeRef) -> usize {
     node.descendants_it()
         .filter(|d| d.is_text())
         .filter(|d| {

@@ -387,7 +387,11 @@ fn readable(
     // (`article.content` is the same subtree serialised, which would need a second parse).
     let doc = &readability.doc;
     crate::content::boilerplate::remove_marked(doc);
-    let root = Selection::from(NodeRef::new(root, &doc.tree));
+    let root_node = NodeRef::new(root, &doc.tree);
+    // Measured on the tree, not on what is written: the same in every mode (Markdown's
+    // link targets and syntax made a pick look larger than in plain text).
+    let picked = kinds::text_chars(&root_node);
+    let root = Selection::from(root_node);
     let body = if top.text_mode {
         selection_text(&root, doc)
     } else {
@@ -398,6 +402,7 @@ fn readable(
         text,
         title: article.title,
         page_h1,
+        picked,
     })
 }
 
@@ -410,6 +415,8 @@ struct Readable {
     text: String,
     title: String,
     page_h1: Option<String>,
+    /// Visible characters of readability's pick, counted on the tree.
+    picked: usize,
 }
 
 /// How a selection is written and topped (see [`with_headline`]).
@@ -455,7 +462,7 @@ fn wider_root(
     top: Top,
 ) -> Option<String> {
     let weight = weight?;
-    let picked = visible_chars(&found.text);
+    let picked = found.picked;
     if picked.saturating_mul(100) >= weight.saturating_mul(WIDER_SHARE) {
         return None;
     }
@@ -467,13 +474,20 @@ fn wider_root(
     let root = spare.select_single(&format!("[{ROOT_MARK}]"));
     let node = root.nodes().first()?;
     crate::content::boilerplate::remove_asides(node);
+    if kinds::text_chars(node) <= picked {
+        return None;
+    }
     let body = if top.text_mode {
         selection_text(&root, &spare)
     } else {
         html_to_markdown(&root)
     };
-    (visible_chars(&body) > picked)
-        .then(|| with_headline(body, &found.title, found.page_h1.as_deref(), top))
+    Some(with_headline(
+        body,
+        &found.title,
+        found.page_h1.as_deref(),
+        top,
+    ))
 }
 
 /// The readability configuration: the defaults, but classes are kept (so that
