@@ -202,10 +202,27 @@ fn decodes(src: &str) -> impl Iterator<Item = (usize, usize, Option<char>)> + '_
 /// every byte [`is_trigger_at`] accepts (and the other characters that share a lead byte
 /// with an unseen one).
 fn may_trigger(c: u8) -> bool {
-    matches!(c, b'\\' | b'&' | b'<' | b'%' | 0x7F)
-        || (c < 0x20 && !matches!(c, b'\n' | b'\t' | b'\r'))
-        || UNSEEN_LEADS.contains(&c)
+    MAY_TRIGGER[usize::from(c)]
 }
+
+/// [`may_trigger`] for every byte, made once: the test runs on every byte of a chunk that
+/// holds a trigger (in markup, most of them hold a `<`).
+const MAY_TRIGGER: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        table[c] = matches!(b, b'\\' | b'&' | b'<' | b'%' | 0x7F)
+            || (b < 0x20 && !matches!(b, b'\n' | b'\t' | b'\r'));
+        c += 1;
+    }
+    let mut i = 0;
+    while i < UNSEEN_LEADS.len() {
+        table[UNSEEN_LEADS[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// Does the byte at `i` start an escape or an unseen character (as far as its first two
 /// bytes tell)?
@@ -448,6 +465,17 @@ fn html_reference(b: &[u8], at: usize) -> Option<(char, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table is the byte test it replaced.
+    #[test]
+    fn trigger_table_is_the_byte_test() {
+        for c in 0..=255u8 {
+            let plain = matches!(c, b'\\' | b'&' | b'<' | b'%' | 0x7F)
+                || (c < 0x20 && !matches!(c, b'\n' | b'\t' | b'\r'))
+                || UNSEEN_LEADS.contains(&c);
+            assert_eq!(may_trigger(c), plain, "{c:#04x}");
+        }
+    }
 
     /// The chunked search finds the same byte as a plain search, from every start.
     #[test]
