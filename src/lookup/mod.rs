@@ -235,15 +235,17 @@ pub fn window(text: &str, start: usize, max: usize) -> (&str, Option<usize>) {
 /// The byte offset where the character with index `n` starts, `None` past the last one.
 /// Counted in runs rather than a character at a time: each of the `n` characters still to
 /// pass takes at least one byte, so the next `n` bytes (to a character boundary) hold at
-/// most `n` of them, and counting characters in a run of bytes is a fast byte count.
+/// most `n` of them, and counting characters in a run of bytes is a fast byte count. A
+/// text of at most `n` bytes is answered without reading it.
 fn nth_char_start(s: &str, n: usize) -> Option<usize> {
     let (mut at, mut left) = (0usize, n);
     loop {
-        let end = at.saturating_add(left);
+        let mut end = at.saturating_add(left);
         if end >= s.len() {
-            return s[at..].char_indices().nth(left).map(|(i, _)| at + i);
+            // At most `left` bytes, so at most `left` characters, are left: none has the
+            // index asked for.
+            return None;
         }
-        let mut end = end;
         while !s.is_char_boundary(end) {
             end -= 1;
         }
