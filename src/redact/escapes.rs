@@ -278,8 +278,14 @@ fn next_trigger(bytes: &[u8], from: usize) -> Option<usize> {
             }
         }
         if hit != 0 {
-            if let Some(i) = (at..at + CHUNK).find(|&i| is_trigger_at(bytes, i)) {
-                return Some(i);
+            // Only a byte [`may_trigger`] passes can be a trigger (every lead byte of an
+            // unseen character included): the table spares most bytes the full test.
+            let found = chunk
+                .iter()
+                .enumerate()
+                .find(|&(j, &c)| MAY_TRIGGER[usize::from(c)] && is_trigger_at(bytes, at + j));
+            if let Some((j, _)) = found {
+                return Some(at + j);
             }
         }
         at += CHUNK;
