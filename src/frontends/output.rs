@@ -96,10 +96,13 @@ impl Printer {
             Err(e) => serde_json::json!({"error": format!("serialization failed: {e}")}),
         };
         match layout {
-            Layout::Pretty => serde_json::to_string_pretty(&v),
-            Layout::Compact => serde_json::to_string(&v),
+            Layout::Pretty => serde_json::to_string_pretty(&v).unwrap_or_default(),
+            Layout::Compact => {
+                let mut out = String::new();
+                write_compact(&v, &mut out);
+                out
+            }
         }
-        .unwrap_or_default()
     }
 
     /// Print one JSON value, followed by a newline, in the chosen layout.
@@ -365,9 +368,128 @@ pub fn human(
     out
 }
 
+/// `value` as `serde_json::to_string` writes it (compact), byte for byte, with strings
+/// escaped a chunk at a time: a page's text is mostly bytes that need no escape, and
+/// serde_json looks each one up in its table.
+fn write_compact(value: &serde_json::Value, out: &mut String) {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => write_json_str(s, out),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_compact(v, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (k, v)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json_str(k, out);
+                out.push(':');
+                write_compact(v, out);
+            }
+            out.push('}');
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {
+            out.push_str(&serde_json::to_string(value).unwrap_or_default());
+        }
+    }
+}
+
+/// A JSON string literal, escaped as serde_json escapes it: `"` and `\\`, the short forms
+/// `\b \t \n \f \r`, every other control below U+0020 as `\u00xx`; nothing else.
+fn write_json_str(s: &str, out: &mut String) {
+    const CHUNK: usize = 32;
+    let needs = |c: u8| (c < 0x20) | (c == b'"') | (c == b'\\');
+    let b = s.as_bytes();
+    out.reserve(s.len() + 2);
+    out.push('"');
+    let mut copied = 0;
+    let mut at = 0;
+    while at < b.len() {
+        // A chunk with nothing to escape is passed over whole (the test vectorises).
+        if let Some(chunk) = b.get(at..at + CHUNK) {
+            if chunk.iter().fold(0u8, |h, &c| h | u8::from(needs(c))) == 0 {
+                at += CHUNK;
+                continue;
+            }
+        }
+        let end = (at + CHUNK).min(b.len());
+        for (i, &c) in b.iter().enumerate().take(end).skip(at) {
+            if !needs(c) {
+                continue;
+            }
+            // Every byte that needs an escape is ASCII, so `copied..i` ends on a boundary.
+            out.push_str(&s[copied..i]);
+            match c {
+                b'"' => out.push_str("\\\""),
+                b'\\' => out.push_str("\\\\"),
+                0x08 => out.push_str("\\b"),
+                b'\t' => out.push_str("\\t"),
+                b'\n' => out.push_str("\\n"),
+                0x0C => out.push_str("\\f"),
+                b'\r' => out.push_str("\\r"),
+                _ => {
+                    const HEX: &[u8; 16] = b"0123456789abcdef";
+                    out.push_str("\\u00");
+                    out.push(char::from(HEX[usize::from(c >> 4)]));
+                    out.push(char::from(HEX[usize::from(c & 0xF)]));
+                }
+            }
+            copied = i + 1;
+        }
+        at = end;
+    }
+    out.push_str(&s[copied..]);
+    out.push('"');
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The compact writer is serde_json's, byte for byte: every control, quote and
+    /// backslash, at every place around the 32-byte chunks, other text, numbers, nesting.
+    #[test]
+    fn compact_writer_is_serde_json() {
+        let mut strings: Vec<String> = vec![
+            String::new(),
+            "plain".into(),
+            "é日\u{1F600}\u{7F}\u{85}".into(),
+        ];
+        let base = "a".repeat(70);
+        for c in (0u8..0x20).chain([b'"', b'\\', b'/', 0x7F]) {
+            for at in [0, 1, 31, 32, 33, 63, 64, 69, 70] {
+                let mut t = base.clone();
+                t.insert(at, char::from(c));
+                strings.push(t);
+            }
+        }
+        strings.push("日本".repeat(40) + "\"q\\\n\u{1}" + &"é".repeat(33));
+        let value = serde_json::json!({
+            "strings": strings,
+            "numbers": [0, -1, 1.5, 1e300, u64::MAX, i64::MIN, 0.1],
+            "flags": [true, false, null],
+            "nested": {"a\"b": {"": [[], {}]}, "k\u{1}": "v"},
+        });
+        for v in [
+            value.clone(),
+            serde_json::json!("x"),
+            serde_json::json!(null),
+            serde_json::json!([]),
+        ] {
+            let mut out = String::new();
+            write_compact(&v, &mut out);
+            assert_eq!(out, serde_json::to_string(&v).expect("json"));
+        }
+    }
 
     #[test]
     fn color_only_on_a_terminal_without_no_color() {

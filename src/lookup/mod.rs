@@ -141,6 +141,8 @@ struct Content {
     cache: Option<CacheReport>,
     /// Hex SHA-256 of the body as received (before charset decoding).
     body_sha256: String,
+    /// Hex SHA-256 of `text` (the receipt's `content_sha256`).
+    text_sha256: String,
     /// When and by which way the body came (set by the attempt loop).
     provenance: Option<Provenance>,
     /// The body itself, handed back by the job when evidence is kept (no copy is made).
@@ -221,14 +223,41 @@ fn sha256_hex(s: &str) -> String {
 
 /// The window `[start, start+max)` in characters, and where the next one starts.
 pub fn window(text: &str, start: usize, max: usize) -> (&str, Option<usize>) {
-    let mut idx = text.char_indices().map(|(i, _)| i).skip(start);
-    let Some(from) = idx.next() else {
+    let Some(from) = nth_char_start(text, start) else {
         return ("", None);
     };
-    let mut it = text[from..].char_indices().map(|(i, _)| i).skip(max);
-    match it.next() {
+    match nth_char_start(&text[from..], max) {
         Some(to) => (&text[from..from + to], Some(start.saturating_add(max))),
         None => (&text[from..], None),
+    }
+}
+
+/// The byte offset where the character with index `n` starts, `None` past the last one.
+/// Counted in runs rather than a character at a time: each of the `n` characters still to
+/// pass takes at least one byte, so the next `n` bytes (to a character boundary) hold at
+/// most `n` of them, and counting characters in a run of bytes is a fast byte count. A
+/// text of at most `n` bytes is answered without reading it.
+fn nth_char_start(s: &str, n: usize) -> Option<usize> {
+    let (mut at, mut left) = (0usize, n);
+    loop {
+        let mut end = at.saturating_add(left);
+        if end >= s.len() {
+            // At most `left` bytes, so at most `left` characters, are left: none has the
+            // index asked for.
+            return None;
+        }
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        let passed = s[at..end].chars().count();
+        if passed == 0 {
+            return s[at..].char_indices().nth(left).map(|(i, _)| at + i);
+        }
+        at = end;
+        left -= passed;
+        if left == 0 {
+            return Some(at);
+        }
     }
 }
 
@@ -601,7 +630,7 @@ impl Engine {
                 let used = Used {
                     provider,
                     content_chars: content.text.chars().count() as u64,
-                    content_sha256: sha256_hex(&content.text),
+                    content_sha256: content.text_sha256,
                     next_start_index: next.map(|n| n as u64),
                     title: content.title,
                     truncated: content.truncated,
@@ -844,18 +873,32 @@ impl Job {
             self.min_chars,
         )
         .map_err(fail)?;
+        let (body_sha256, text_sha256) = digests(&self.fetched.body, &text);
         Ok(Content {
             text,
             title,
             truncated: self.fetched.truncated,
             http_status: status,
             cache: None,
-            body_sha256: evidence::body_sha256(&self.fetched.body),
+            body_sha256,
+            text_sha256,
             provenance: None,
             body: self.keep_body.then_some(self.fetched.body),
             evidence: None,
         })
     }
+}
+
+/// The SHA-256 of the body as received and of the text made of it, hashed once when they
+/// are the same bytes (a raw page that needed no decoding and no redaction).
+fn digests(body: &[u8], text: &str) -> (String, String) {
+    let body_sha256 = evidence::body_sha256(body);
+    let text_sha256 = if text.as_bytes() == body {
+        body_sha256.clone()
+    } else {
+        sha256_hex(text)
+    };
+    (body_sha256, text_sha256)
 }
 
 /// `f(text)`, reusing `text` itself when `f` gives it back unchanged (borrowed): no copy
@@ -921,13 +964,15 @@ impl Job {
             kind,
             http_status: status,
         })?;
+        let (body_sha256, text_sha256) = digests(&self.fetched.body, &text);
         Ok(Content {
             text,
             title,
             truncated: self.fetched.truncated || doc.truncated,
             http_status: status,
             cache: None,
-            body_sha256: evidence::body_sha256(&self.fetched.body),
+            body_sha256,
+            text_sha256,
             provenance: None,
             body: self.keep_body.then_some(self.fetched.body),
             evidence: None,
@@ -1033,6 +1078,26 @@ mod tests {
             final_redaction(&r, benign.to_string(), BodyKind::Json),
             benign
         );
+    }
+
+    #[test]
+    fn nth_char_start_agrees_with_char_indices() {
+        for t in [
+            "",
+            "a",
+            "aé日b",
+            "日本語のテキスト",
+            "ascii only text",
+            "é\u{1F600}x\u{1F600}",
+        ] {
+            for n in 0..t.chars().count() + 3 {
+                assert_eq!(
+                    nth_char_start(t, n),
+                    t.char_indices().nth(n).map(|(i, _)| i),
+                    "{t:?} {n}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -74,7 +74,8 @@ fn next_suspect(bytes: &[u8], from: usize) -> Option<usize> {
     let mut chunks = rest.chunks_exact(CHUNK);
     let mut at = from;
     for chunk in &mut chunks {
-        if chunk.iter().fold(false, |hit, &b| hit | suspect(b)) {
+        // A byte mask, not a `bool` fold: the fold over `bool` is not vectorised.
+        if chunk.iter().fold(0u8, |hit, &b| hit | u8::from(suspect(b))) != 0 {
             return chunk.iter().position(|&b| suspect(b)).map(|i| at + i);
         }
         at += CHUNK;

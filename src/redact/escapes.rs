@@ -202,10 +202,27 @@ fn decodes(src: &str) -> impl Iterator<Item = (usize, usize, Option<char>)> + '_
 /// every byte [`is_trigger_at`] accepts (and the other characters that share a lead byte
 /// with an unseen one).
 fn may_trigger(c: u8) -> bool {
-    matches!(c, b'\\' | b'&' | b'<' | b'%' | 0x7F)
-        || (c < 0x20 && !matches!(c, b'\n' | b'\t' | b'\r'))
-        || UNSEEN_LEADS.contains(&c)
+    MAY_TRIGGER[usize::from(c)]
 }
+
+/// [`may_trigger`] for every byte, made once: the test runs on every byte of a chunk that
+/// holds a trigger (in markup, most of them hold a `<`).
+const MAY_TRIGGER: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        table[c] = matches!(b, b'\\' | b'&' | b'<' | b'%' | 0x7F)
+            || (b < 0x20 && !matches!(b, b'\n' | b'\t' | b'\r'));
+        c += 1;
+    }
+    let mut i = 0;
+    while i < UNSEEN_LEADS.len() {
+        table[UNSEEN_LEADS[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// Does the byte at `i` start an escape or an unseen character (as far as its first two
 /// bytes tell)?
@@ -221,14 +238,16 @@ fn is_trigger_at(bytes: &[u8], i: usize) -> bool {
 
 /// The first trigger byte at or after `from`. Fixed-size chunks are tested whole first
 /// (no early exit inside a chunk, so the test vectorises); ordinary text has none in most,
-/// and a chunk that may hold one is searched byte by byte.
+/// and a chunk that may hold one is searched byte by byte. The ASCII triggers are tested
+/// on every chunk; the dozen lead bytes of unseen characters only on a chunk that holds a
+/// byte outside ASCII, so that ASCII text pays for a few comparisons a byte, not twenty.
 fn next_trigger(bytes: &[u8], from: usize) -> Option<usize> {
     const CHUNK: usize = 32;
     let rest = bytes.get(from..)?;
     let mut chunks = rest.chunks_exact(CHUNK);
     let mut at = from;
     for chunk in &mut chunks {
-        let mut hit = 0u8;
+        let (mut hit, mut high) = (0u8, 0u8);
         for &c in chunk {
             hit |= u8::from(
                 (c == b'\\')
@@ -236,24 +255,37 @@ fn next_trigger(bytes: &[u8], from: usize) -> Option<usize> {
                     | (c == b'<')
                     | (c == b'%')
                     | (c == 0x7F)
-                    | ((c < 0x20) & (c != b'\n') & (c != b'\t') & (c != b'\r'))
-                    | (c == 0xC2)
-                    | (c == 0xCD)
-                    | (c == 0xD8)
-                    | (c == 0xDB)
-                    | (c == 0xDC)
-                    | (c == 0xE0)
-                    | (c == 0xE1)
-                    | (c == 0xE2)
-                    | (c == 0xE3)
-                    | (c == 0xEF)
-                    | (c == 0xF0)
-                    | (c == 0xF3),
+                    | ((c < 0x20) & (c != b'\n') & (c != b'\t') & (c != b'\r')),
             );
+            high |= c;
+        }
+        if hit == 0 && high >= 0x80 {
+            for &c in chunk {
+                hit |= u8::from(
+                    (c == 0xC2)
+                        | (c == 0xCD)
+                        | (c == 0xD8)
+                        | (c == 0xDB)
+                        | (c == 0xDC)
+                        | (c == 0xE0)
+                        | (c == 0xE1)
+                        | (c == 0xE2)
+                        | (c == 0xE3)
+                        | (c == 0xEF)
+                        | (c == 0xF0)
+                        | (c == 0xF3),
+                );
+            }
         }
         if hit != 0 {
-            if let Some(i) = (at..at + CHUNK).find(|&i| is_trigger_at(bytes, i)) {
-                return Some(i);
+            // Only a byte [`may_trigger`] passes can be a trigger (every lead byte of an
+            // unseen character included): the table spares most bytes the full test.
+            let found = chunk
+                .iter()
+                .enumerate()
+                .find(|&(j, &c)| MAY_TRIGGER[usize::from(c)] && is_trigger_at(bytes, at + j));
+            if let Some((j, _)) = found {
+                return Some(at + j);
             }
         }
         at += CHUNK;
@@ -448,6 +480,17 @@ fn html_reference(b: &[u8], at: usize) -> Option<(char, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table is the byte test it replaced.
+    #[test]
+    fn trigger_table_is_the_byte_test() {
+        for c in 0..=255u8 {
+            let plain = matches!(c, b'\\' | b'&' | b'<' | b'%' | 0x7F)
+                || (c < 0x20 && !matches!(c, b'\n' | b'\t' | b'\r'))
+                || UNSEEN_LEADS.contains(&c);
+            assert_eq!(may_trigger(c), plain, "{c:#04x}");
+        }
+    }
 
     /// The chunked search finds the same byte as a plain search, from every start.
     #[test]

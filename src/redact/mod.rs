@@ -400,37 +400,40 @@ impl Redactor {
                 .iter_mut()
                 .for_each(|v| self.redact_json_touched(v, keep, touched, next)),
             Value::Object(map) => {
-                let old = std::mem::take(map);
-                for (key, mut v) in old {
-                    let key_touched = take(next);
-                    if let Value::String(s) = &mut v {
+                // Values are redacted in place; the map is rebuilt (in order, as before)
+                // only when a key is to be redacted: rebuilding rehashes every key.
+                let mut keys: Vec<(usize, String)> = Vec::new();
+                for (i, (key, v)) in map.iter_mut().enumerate() {
+                    if take(next) {
+                        keys.push((i, self.redact_text(key)));
+                    }
+                    if let Value::String(s) = v {
                         if keep != Some(s.as_str()) {
-                            if let Some(r) = redact_pair_value(&key, s) {
+                            if let Some(r) = redact_pair_value(key, s) {
                                 // Changed by its name: judged again whole, wherever it is.
                                 *s = r;
                                 if let Cow::Owned(again) = self.redact_str(s) {
                                     *s = again;
                                 }
                                 *next += 1;
-                                map.insert(self.key(key, key_touched), v);
                                 continue;
                             }
                         }
                     }
-                    self.redact_json_touched(&mut v, keep, touched, next);
-                    map.insert(self.key(key, key_touched), v);
+                    self.redact_json_touched(v, keep, touched, next);
+                }
+                if !keys.is_empty() {
+                    let mut keys = keys.into_iter().peekable();
+                    for (i, (key, v)) in std::mem::take(map).into_iter().enumerate() {
+                        let key = match keys.next_if(|(j, _)| *j == i) {
+                            Some((_, redacted)) => redacted,
+                            None => key,
+                        };
+                        map.insert(key, v);
+                    }
                 }
             }
             Value::Null | Value::Bool(_) | Value::Number(_) => {}
-        }
-    }
-
-    /// A JSON key, redacted when its piece was touched.
-    fn key(&self, key: String, touched: bool) -> String {
-        if touched {
-            self.redact_text(&key)
-        } else {
-            key
         }
     }
 
