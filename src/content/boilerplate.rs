@@ -99,7 +99,7 @@ const ROOT_LINKS: usize = 25;
 /// `<div>` holding only text becomes a new `<p>`, which would carry no mark): the marks on
 /// what is left of the block's elements and on each of its texts survive that. A `<span>`
 /// around a text changes neither readability's scores nor its link densities.
-pub(crate) fn prune(doc: &Document) -> Option<usize> {
+pub(crate) fn prune(doc: &Document) -> Option<Root> {
     let body = doc.select("body");
     let body = body.nodes().first().copied()?;
     let stats = subtree_stats(&body)?;
@@ -149,9 +149,19 @@ pub(crate) fn prune(doc: &Document) -> Option<usize> {
     for node in doomed {
         mark(doc, &node);
     }
-    let (root, weight) = content_root(&body, &stats)?;
+    let (root, found) = content_root(&body, &stats)?;
     root.set_attr(ROOT_MARK, "");
-    Some(weight)
+    Some(found)
+}
+
+/// What [`prune`] found of the page's content root ([`ROOT_MARK`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Root {
+    /// Its content weight.
+    pub(crate) weight: usize,
+    /// It is a list: the page's `<main>`, holding no article, mostly links (see
+    /// [`content_root`]). Only a short text beside it is its introduction.
+    pub(crate) list: bool,
 }
 
 /// The page's content root: the deepest element that holds [`ROOT_SHARE`] percent or more
@@ -160,14 +170,15 @@ pub(crate) fn prune(doc: &Document) -> Option<usize> {
 /// and the blocks the rules here name), with its weight; `None` when that is the body,
 /// when more than [`ROOT_LINKS`] percent of its content is links, or when it holds an
 /// `<article>` or `itemprop="articleBody"`. A root that is the page's `<main>` holding no
-/// article is a list when mostly links: it stays a root, weighed with its links whole.
+/// article is a list when mostly links: it stays a root, weighed with its links whole, and
+/// marked as a list ([`Root::list`]: only a short pick is its introduction).
 /// Readability picks the best-scoring container, which on a page split into sibling
 /// sections or page-builder widgets is one section; the extraction compares its pick
 /// with this root (see `crate::content::extract`).
 fn content_root<'a>(
     body: &NodeRef<'a>,
     stats: &HashMap<NodeId, TextStats>,
-) -> Option<(NodeRef<'a>, usize)> {
+) -> Option<(NodeRef<'a>, Root)> {
     let total = stats.get(&body.id)?.weight;
     if total == 0 {
         return None;
@@ -192,15 +203,22 @@ fn content_root<'a>(
     let main = root
         .qual_name_ref()
         .is_some_and(|n| is_content_root(&root, &n.local));
-    if main && !stats.article && root.id != body.id {
-        return Some((root, stats.content));
-    }
-    // Link characters weigh half: content - weight is half of them.
     let links = stats.content.saturating_sub(stats.weight).saturating_mul(2);
     let dense = links.saturating_mul(100) > stats.content.saturating_mul(ROOT_LINKS);
+    if main && dense && !stats.article && root.id != body.id {
+        let list = Root {
+            weight: stats.content,
+            list: true,
+        };
+        return Some((root, list));
+    }
     // A page that names its article (`<article>`, `itemprop="articleBody"`) inside the root
     // has said where its content is; the rest of the root is teasers of other stories.
-    (root.id != body.id && !dense && !stats.article).then_some((root, stats.weight))
+    let found = Root {
+        weight: stats.weight,
+        list: false,
+    };
+    (root.id != body.id && !dense && !stats.article).then_some((root, found))
 }
 
 /// Whether `node` is a block that is never the page's content whatever readability makes

@@ -297,3 +297,32 @@ fn a_thread_of_comments_keeps_its_posts() {
         assert!(out.contains(&format!("Post number {n}")), "{out}");
     }
 }
+
+/// A `<main>` that is mostly links is a list whose introduction is a short text (the
+/// category fixture); an article in a `<main>` with a longer list of other stories under it
+/// keeps Readability's pick (two of trafilatura's evaluation pages got their "Most read"
+/// lists back before the introduction was bounded).
+#[test]
+fn an_article_beside_a_list_of_other_stories_stays_alone() {
+    let prose = "The town council voted on Tuesday to keep the market hall open on Sundays, \
+                 after traders showed that the weekend takings pay for the heating. ";
+    let teasers: String = (0..30)
+        .map(|i| format!("<li><a href=/story/{i}>Another story from the region, number {i}, with a long headline</a></li>"))
+        .collect();
+    let html = format!(
+        "<html><head><title>Market hall</title></head><body><main><div class=text><h1>Market hall</h1>\
+         <p>{p}</p><p>{p}</p><p>{p}</p><p>{p}</p></div><h2>More from the region</h2><ul>{teasers}</ul></main></body></html>",
+        p = prose.repeat(2)
+    );
+    let out = extract(&html, BodyKind::Html, ExtractMode::Text, None).text;
+    assert!(out.contains("market hall open on Sundays"), "{out}");
+    assert!(!out.contains("Another story from the region"), "{out}");
+    // The category fixture's short introduction gets its grid.
+    let t = text("listing-category");
+    assert_holds(
+        "listing-category",
+        &t,
+        &["Junior Puddle Jacket", "€39.00"],
+        &["Add to cart"],
+    );
+}

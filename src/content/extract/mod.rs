@@ -52,7 +52,7 @@ mod tests;
 use dom_query::{Document, NodeData, NodeRef, Selection};
 use dom_smoothie::{Config, ParsePolicy, Readability, TextMode};
 
-use crate::content::boilerplate::ROOT_MARK;
+use crate::content::boilerplate::{Root, ROOT_MARK};
 use crate::content::cancel::cancelled;
 use crate::content::parse::{guarded, parse};
 use crate::content::tidy::{has_visible_chars, tidy_markdown, tidy_text, visible_chars};
@@ -234,7 +234,7 @@ fn extract_html(
         seen,
         shape,
         hidden_content,
-        root_weight,
+        root,
     }) = guarded(|| parse_prepared_seen(body, redactor, keep_seen))
     else {
         // Nothing we could parse: return the body as it came (still trimmed and tidied).
@@ -301,8 +301,8 @@ fn extract_html(
         if has_visible_chars(&found.text, MIN_ARTICLE_CHARS) {
             let wider = spare
                 .take()
-                .filter(|_| root_weight.is_some())
-                .and_then(|spare| guarded(|| wider_root(spare, root_weight, found, base, top)))
+                .filter(|_| root.is_some())
+                .and_then(|spare| guarded(|| wider_root(spare, root, found, base, top)))
                 .flatten();
             let text = wider.unwrap_or_else(|| found.text.clone());
             let visible = seen_if_needed(seen, &text, hidden_content);
@@ -406,6 +406,11 @@ fn readable(
     })
 }
 
+/// Readability's pick beside a list root ([`Root::list`]) is the list's introduction when
+/// it has fewer visible characters than this (Readability's own threshold for an
+/// article); else it stands.
+pub const LIST_INTRO: usize = 500;
+
 /// Readability's pick stands when it holds this share (in percent) of the content root's
 /// weight (see [`wider_root`]).
 pub const WIDER_SHARE: usize = 60;
@@ -456,14 +461,19 @@ fn with_headline(body: String, title: &str, page_h1: Option<&str>, top: Top) -> 
 /// content ([`crate::content::boilerplate::is_aside`]); `None` when the pick stands.
 fn wider_root(
     spare: Document,
-    weight: Option<usize>,
+    root: Option<Root>,
     found: &Readable,
     base: Option<&url::Url>,
     top: Top,
 ) -> Option<String> {
-    let weight = weight?;
+    let Root { weight, list } = root?;
     let picked = found.picked;
     if picked.saturating_mul(100) >= weight.saturating_mul(WIDER_SHARE) {
+        return None;
+    }
+    // Beside a list, only a short text is its introduction; a longer one is an article
+    // with a list of other stories under it ("Read more", "Most read").
+    if list && picked >= LIST_INTRO {
         return None;
     }
     crate::content::boilerplate::remove_marked(&spare);
@@ -664,7 +674,7 @@ struct Prepared {
     /// A hidden element was kept as content ([`remove_unseen`]).
     hidden_content: bool,
     /// The content weight of the page's content root, when it has one ([`ROOT_MARK`]).
-    root_weight: Option<usize>,
+    root: Option<Root>,
 }
 
 /// [`parse_prepared`], and when `keep_seen`, a copy of the tree as [`visible_text`] sees
@@ -682,14 +692,14 @@ fn parse_prepared_seen(body: &str, redactor: Option<&Redactor>, keep_seen: bool)
     let hidden_content = remove_unseen(&doc);
     let seen = keep_seen.then(|| doc.clone());
     let (title, shape) = prepare(&doc);
-    let root_weight = crate::content::boilerplate::prune(&doc);
+    let root = crate::content::boilerplate::prune(&doc);
     Prepared {
         doc,
         title,
         seen,
         shape,
         hidden_content,
-        root_weight,
+        root,
     }
 }
 
