@@ -164,6 +164,25 @@ pub fn fixture_dir(dir: &str) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// The pages of `tests/fixtures/<dir>/`, each `<stem>.html` with its `<stem>.expect`:
+/// `(stem, page bytes, expect text)`, in name order. A page without its `.expect` fails.
+pub fn pages_with_expect(dir: &str) -> Vec<(String, Vec<u8>, String)> {
+    let files = fixture_dir(dir);
+    files
+        .iter()
+        .filter_map(|(name, bytes)| {
+            let stem = name.strip_suffix(".html")?;
+            let expect_name = format!("{stem}.expect");
+            let expect = files
+                .iter()
+                .find(|(n, _)| *n == expect_name)
+                .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+                .unwrap_or_else(|| panic!("{name} has no {expect_name}"));
+            Some((stem.to_owned(), bytes.clone(), expect))
+        })
+        .collect()
+}
+
 /// A 200 response with `body` as UTF-8 HTML.
 pub fn html(body: impl Into<String>) -> wiremock::ResponseTemplate {
     wiremock::ResponseTemplate::new(200)

@@ -24,7 +24,7 @@ use vetch::redact::Redactor;
 use wiremock::matchers::path;
 use wiremock::{Mock, MockServer};
 
-use crate::common::{config_file, fixture_dir, html, http_providers, md_unescape, vetch};
+use crate::common::{config_file, html, http_providers, md_unescape, pages_with_expect, vetch};
 
 /// Which outputs an expected string must be found in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -48,18 +48,9 @@ struct Fixture {
 }
 
 fn fixtures() -> Vec<Fixture> {
-    let files = fixture_dir("fidelity");
     let mut out = Vec::new();
-    for (name, bytes) in &files {
-        let Some(stem) = name.strip_suffix(".html") else {
-            continue;
-        };
-        let expect_file = format!("{stem}.expect");
-        let (_, expect) = files
-            .iter()
-            .find(|(n, _)| *n == expect_file)
-            .unwrap_or_else(|| panic!("{name} has no {expect_file}"));
-        let expect = String::from_utf8_lossy(expect)
+    for (stem, bytes, expect) in pages_with_expect("fidelity") {
+        let expect = expect
             .lines()
             .filter(|l| !l.is_empty() && !l.starts_with('#'))
             .map(|l| {
@@ -75,8 +66,8 @@ fn fixtures() -> Vec<Fixture> {
             })
             .collect();
         out.push(Fixture {
-            name: stem.to_string(),
-            body: String::from_utf8_lossy(bytes).into_owned(),
+            name: stem,
+            body: String::from_utf8_lossy(&bytes).into_owned(),
             expect,
         });
     }

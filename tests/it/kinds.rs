@@ -17,7 +17,7 @@ use vetch::model::input::ToolInput;
 use wiremock::matchers::path;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use crate::common::{engine, fixture_dir, http_providers};
+use crate::common::{engine, http_providers, pages_with_expect};
 
 /// One fixture: its name, its bytes, and what its text must and must not hold.
 struct Fixture {
@@ -30,18 +30,8 @@ struct Fixture {
 }
 
 fn fixtures() -> Vec<Fixture> {
-    let files = fixture_dir("kinds");
     let mut out = Vec::new();
-    for (name, bytes) in &files {
-        let Some(stem) = name.strip_suffix(".html") else {
-            continue;
-        };
-        let expect_name = format!("{stem}.expect");
-        let expect = files
-            .iter()
-            .find(|(n, _)| *n == expect_name)
-            .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
-            .unwrap_or_else(|| panic!("{name} has no {expect_name}"));
+    for (stem, body, expect) in pages_with_expect("kinds") {
         let (mut must, mut must_not, mut not_yet) = (Vec::new(), Vec::new(), Vec::new());
         let mut headline = None;
         for line in expect.lines() {
@@ -56,8 +46,8 @@ fn fixtures() -> Vec<Fixture> {
             }
         }
         out.push(Fixture {
-            name: name.clone(),
-            body: bytes.clone(),
+            name: format!("{stem}.html"),
+            body,
             must,
             headline,
             must_not,

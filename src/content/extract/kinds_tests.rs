@@ -127,7 +127,7 @@ fn regression_product_and_category_pages_kept_the_grid_buttons() {
     assert_holds(
         "listing-category",
         &t,
-        // The product grid itself is not kept yet (see its .expect).
+        // The grid itself: `an_article_beside_a_list_of_other_stories_stays_alone`.
         &["tested on the west coast", "hood that fits over a helmet"],
         &["Add to cart", "Compare", "Returns"],
     );
