@@ -87,8 +87,16 @@ pub(crate) const ROOT_MARK: &str = "data-vetch-root";
 const ROOT_SHARE: usize = 80;
 
 /// A content root whose content is more than this share links (in percent) is none: it
-/// holds lists of other pages (teasers, "latest news"), whose text is not the article's.
+/// holds lists of other pages (teasers, "latest news"), whose text is not the article's;
+/// unless it is the page's `<main>`, which is then a list (see [`content_root`]).
 const ROOT_LINKS: usize = 25;
+
+/// The same bound on the root's content outside its link lists ([`is_link_list`]). Higher:
+/// what is left once the lists are out is the page's own text with its inline links
+/// (a product's manufacturer and ingredients). Measured: from 30 to 50 the same two pages
+/// of trafilatura's corpus change (a drug's product page, a press release), and nothing
+/// else on the three corpora.
+const ROOT_OWN_LINKS: usize = 35;
 
 /// Mark the boilerplate blocks of a parsed page (see the module docs); [`remove_marked`]
 /// removes them once readability has chosen. Also marks the page's content root
@@ -167,9 +175,10 @@ pub(crate) struct Root {
 /// The page's content root: the deepest element that holds [`ROOT_SHARE`] percent or more
 /// of the content weight of the body (visible characters outside links, and half of those
 /// in links, leaving out navigation, sidebars, footers, comment sections, share bars, forms
-/// and the blocks the rules here name), with its weight; `None` when that is the body,
-/// when more than [`ROOT_LINKS`] percent of its content is links, or when it holds an
-/// `<article>` or `itemprop="articleBody"`. A root that is the page's `<main>` holding no
+/// and the blocks the rules here name), with its weight outside its link lists
+/// ([`is_link_list`]); `None` when that is the body, when more than [`ROOT_OWN_LINKS`]
+/// percent of its content outside link lists is links, or when it holds an `<article>` or
+/// `itemprop="articleBody"`. A root that is the page's `<main>` holding no
 /// article is a list when mostly links: it stays a root, weighed with its links whole, and
 /// marked as a list ([`Root::list`]: only a short pick is its introduction).
 /// Readability picks the best-scoring container, which on a page split into sibling
@@ -212,13 +221,20 @@ fn content_root<'a>(
         };
         return Some((root, list));
     }
+    // Otherwise the root is weighed without the link lists in it ("more products",
+    // "related articles"): those are other pages, and a product's specs beside a long list
+    // of related products must not read as a list of teasers.
+    let content = stats.content.saturating_sub(stats.list_content);
+    let weight = stats.weight.saturating_sub(stats.list_weight);
+    let links = content.saturating_sub(weight).saturating_mul(2);
+    let dense = links.saturating_mul(100) > content.saturating_mul(ROOT_OWN_LINKS);
     // A page that names its article (`<article>`, `itemprop="articleBody"`) inside the root
     // has said where its content is; the rest of the root is teasers of other stories.
     let found = Root {
-        weight: stats.weight,
+        weight,
         list: false,
     };
-    (root.id != body.id && !dense && !stats.article).then_some((root, found))
+    (root.id != body.id && content > 0 && !dense && !stats.article).then_some((root, found))
 }
 
 /// Whether `node` is a block that is never the page's content whatever readability makes
@@ -514,6 +530,9 @@ struct TextStats {
     content: usize,
     /// It is or holds an `<article>` or `itemprop="articleBody"`.
     article: bool,
+    /// Of `content` and `weight`, what lies in link lists (see [`is_link_list`]).
+    list_content: usize,
+    list_weight: usize,
 }
 
 /// [`TextStats`] of every element under `root` (scripts and styles not counted), in one
@@ -579,6 +598,8 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
                 if !control && !is_aside(&child) {
                     own.weight += c.weight;
                     own.content += c.content;
+                    own.list_content += c.list_content;
+                    own.list_weight += c.list_weight;
                 }
             }
         }
@@ -588,10 +609,28 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
         if node.has_name("a") {
             own.link_text = own.text;
             own.weight /= 2;
+        } else if is_link_list(&own) {
+            own.list_content = own.content;
+            own.list_weight = own.weight;
         }
         map.insert(node.id, own);
     }
     Some(map)
+}
+
+/// A link list (see [`is_link_list`]) holds at least this many characters of content...
+const LINK_LIST_MIN: usize = 150;
+/// ...and at least this share of them (in percent) in links.
+const LINK_LIST_SHARE: usize = 80;
+
+/// Whether an element's subtree is a list of links to other pages ("more products",
+/// "related articles", a category menu): [`LINK_LIST_MIN`] characters of content or more,
+/// [`LINK_LIST_SHARE`] percent of them in links. Measured only, never removed: a list of
+/// links in an article may be its references.
+fn is_link_list(s: &TextStats) -> bool {
+    let links = s.content.saturating_sub(s.weight).saturating_mul(2);
+    s.content >= LINK_LIST_MIN
+        && links.saturating_mul(100) >= s.content.saturating_mul(LINK_LIST_SHARE)
 }
 
 #[cfg(test)]
@@ -845,6 +884,27 @@ mod tests {
             "<p><a href=/x>An other story with a long headline</a> by Ann</p>".repeat(12)
         );
         assert_eq!(root_of(&listing).as_deref(), Some("list"));
+        // A product's facts (short rows, a few inline links) beside a longer list of other
+        // products: the list is weighed apart, and the facts are the root's own content.
+        let row = "<div class=row><div>Active substance</div><div><a href=/s/1>Calendula</a> \
+                   (herbal)</div></div><div class=row><div>Pack size</div><div>80 tablets, \
+                   pharmacy only</div></div>";
+        let others = "<li><a href=/p/2><span>Arnica C30 Globules</span> <span>Westbrook \
+                      Homeopathics GmbH</span></a></li>";
+        let product = format!(
+            "<body><nav><a href=/>Home</a></nav><div id=product><h1>Calendula D6</h1>{}\
+             <div id=same><div>Products with more information</div><ul>{}</ul></div></div>\
+             <footer><p>{PROSE}</p></footer></body>",
+            row.repeat(6),
+            others.repeat(12)
+        );
+        assert_eq!(root_of(&product).as_deref(), Some("product"));
+        // Its weight leaves the list out: a pick of the product's facts is most of it.
+        let doc = Document::from(product.as_str());
+        let found = prune(&doc).map(|r| r.weight).unwrap_or_default();
+        let facts = doc.select("#product").text().chars().count()
+            - doc.select("#same").text().chars().count();
+        assert!(found <= facts, "{found} > {facts}");
     }
 
     #[test]
