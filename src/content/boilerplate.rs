@@ -434,7 +434,7 @@ fn is_control(node: &NodeRef, tag: &str, own: &TextStats) -> bool {
         .is_some_and(|r| r.trim().eq_ignore_ascii_case("button"));
     let named = node.attr("class").is_some_and(|class| {
         let mut found = false;
-        for_each_word(&class, |w| found |= matches!(w, "button" | "btn"));
+        for_each_word(&class, |w| found |= matches!(w, "button" | "btn" | "close"));
         found
     });
     (role || named) && stands_alone(node)

@@ -46,6 +46,7 @@ mod kinds;
 mod kinds_tests;
 mod prepare;
 mod render;
+mod tabs;
 #[cfg(test)]
 mod tests;
 
@@ -301,7 +302,7 @@ fn extract_html(
         if has_visible_chars(&found.text, MIN_ARTICLE_CHARS) {
             let wider = spare
                 .take()
-                .filter(|_| root.is_some())
+                .filter(|_| root.is_some() || shape.tabs)
                 .and_then(|spare| guarded(|| wider_root(spare, root, found, base, top)))
                 .flatten();
             let text = wider.unwrap_or_else(|| found.text.clone());
@@ -391,6 +392,10 @@ fn readable(
     // Measured on the tree, not on what is written: the same in every mode (Markdown's
     // link targets and syntax made a pick look larger than in plain text).
     let picked = kinds::text_chars(&root_node);
+    let anchor = shape
+        .tabs
+        .then(|| tabs::anchor_of(&root_node, ANCHOR_CHARS))
+        .flatten();
     let root = Selection::from(root_node);
     let body = if top.text_mode {
         selection_text(&root, doc)
@@ -403,6 +408,7 @@ fn readable(
         title: article.title,
         page_h1,
         picked,
+        anchor,
     })
 }
 
@@ -422,7 +428,14 @@ struct Readable {
     page_h1: Option<String>,
     /// Visible characters of readability's pick, counted on the tree.
     picked: usize,
+    /// On a page with tab panels, the pick's first text of [`ANCHOR_CHARS`] visible
+    /// characters or more, whitespace collapsed (see [`tabs::mark_group_of`]).
+    anchor: Option<String>,
 }
+
+/// The length of the text that finds Readability's pick in the copy of the tree (see
+/// [`Readable::anchor`]): a sentence, not a label that a page repeats.
+const ANCHOR_CHARS: usize = 40;
 
 /// How a selection is written and topped (see [`with_headline`]).
 #[derive(Debug, Clone, Copy)]
@@ -459,6 +472,7 @@ fn with_headline(body: String, title: &str, page_h1: Option<&str>, top: Top) -> 
 /// drops whole blocks whose names merely contain `widget` (every Elementor widget).
 /// The root is written like the whole-body fallback, and without the blocks that are never
 /// content ([`crate::content::boilerplate::is_aside`]); `None` when the pick stands.
+/// Before that, a pick that is one panel of a tab group ([`tabs`]) becomes the group.
 fn wider_root(
     spare: Document,
     root: Option<Root>,
@@ -466,6 +480,18 @@ fn wider_root(
     base: Option<&url::Url>,
     top: Top,
 ) -> Option<String> {
+    // A pick in one panel of a tab group: the group (see `tabs`).
+    if let Some(anchor) = &found.anchor {
+        if tabs::mark_group_of(&spare, anchor, found.picked) {
+            // A form in a panel is where a reader writes a review or a question.
+            spare
+                .select(&format!("[{}] form", tabs::GROUP_MARK))
+                .remove();
+            if let Some(text) = write_marked(&spare, tabs::GROUP_MARK, found, base, top) {
+                return Some(text);
+            }
+        }
+    }
     let Root { weight, list } = root?;
     let picked = found.picked;
     if picked.saturating_mul(100) >= weight.saturating_mul(WIDER_SHARE) {
@@ -476,19 +502,32 @@ fn wider_root(
     if list && picked >= LIST_INTRO {
         return None;
     }
-    crate::content::boilerplate::remove_marked(&spare);
-    strip_boilerplate(&spare);
+    write_marked(&spare, ROOT_MARK, found, base, top)
+}
+
+/// The element of `spare` marked `mark`, written like the whole-body fallback, without the
+/// blocks that are never content ([`crate::content::boilerplate::is_aside`]); `None` when
+/// it is missing or holds no more visible characters than readability's pick.
+fn write_marked(
+    spare: &Document,
+    mark: &str,
+    found: &Readable,
+    base: Option<&url::Url>,
+    top: Top,
+) -> Option<String> {
+    crate::content::boilerplate::remove_marked(spare);
+    strip_boilerplate(spare);
     if let Some(base) = base {
-        absolutize_links(&spare, base);
+        absolutize_links(spare, base);
     }
-    let root = spare.select_single(&format!("[{ROOT_MARK}]"));
+    let root = spare.select_single(&format!("[{mark}]"));
     let node = root.nodes().first()?;
     crate::content::boilerplate::remove_asides(node);
-    if kinds::text_chars(node) <= picked {
+    if kinds::text_chars(node) <= found.picked {
         return None;
     }
     let body = if top.text_mode {
-        selection_text(&root, &spare)
+        selection_text(&root, spare)
     } else {
         html_to_markdown(&root)
     };

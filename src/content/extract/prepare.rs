@@ -15,6 +15,7 @@ use super::kinds::{
     flatten_author_lines, is_heading_slug, keep_comment_thread, names_author,
     unwrap_noscript_content,
 };
+use super::tabs::{is_tab_panel, TAB_MARK};
 
 /// What the preparation learnt about the prepared tree, for [`readability_article`].
 #[derive(Clone, Copy, Default)]
@@ -23,6 +24,8 @@ pub(crate) struct Shape {
     pub(crate) cells: usize,
     /// Some element has the id readability gives its article (any letter case).
     pub(crate) page_id: bool,
+    /// Some element is a tab panel, marked [`super::tabs::TAB_MARK`].
+    pub(crate) tabs: bool,
 }
 
 /// The elements the preparation works on, found in one walk over the tree (each
@@ -54,6 +57,8 @@ pub(crate) struct Found<'a> {
     authors: Vec<NodeRef<'a>>,
     /// Blocks whose `class` or `id` holds "comment" (see [`keep_comment_thread`]).
     comments: Vec<NodeRef<'a>>,
+    /// Tab panels (see [`super::tabs::is_tab_panel`]).
+    tab_panels: Vec<NodeRef<'a>>,
 }
 
 /// Inline (phrasing) elements: inside a line of text they are part of a sentence.
@@ -206,6 +211,9 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                         if names.contains("comment") {
                             found.comments.push(child);
                         }
+                        if is_tab_panel(child.attr("role").as_deref(), &names) {
+                            found.tab_panels.push(child);
+                        }
                     }
                     Kind::Title | Kind::Other => {}
                 }
@@ -242,6 +250,10 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
     unwrap_noscript_content(&found.noscripts);
     keep_comment_thread(doc, &found.comments);
     flatten_author_lines(doc, &found.authors);
+    shape.tabs = !found.tab_panels.is_empty();
+    for node in found.tab_panels {
+        node.set_attr(TAB_MARK, "");
+    }
     for node in found.too_deep {
         unwrap_element(&node);
     }

@@ -285,6 +285,62 @@ mod single_attempt_tests {
 mod pipeline {
     use super::*;
 
+    /// A pick that is one tab panel's (readability's pick on a Shopware product page: the
+    /// description) becomes the whole tab group: the details panel beside it comes too.
+    #[test]
+    fn a_pick_in_one_tab_panel_widens_to_its_group() {
+        let page = include_str!("../../../tests/fixtures/kinds/product-shop-tabs.html");
+        let description = "Der Hollowfield Riesling wächst auf den Schieferhängen über der \
+                           Mosel, wo die Reben ihre Wurzeln tief in das steinige Erdreich \
+                           schicken und die Sonne den ganzen Nachmittag auf den Trauben liegt.";
+        let found = |anchor: &str, picked: usize| Readable {
+            text: description.to_owned(),
+            title: "Hollowfield Riesling trocken 2021".to_owned(),
+            page_h1: None,
+            picked,
+            anchor: Some(anchor.to_owned()),
+        };
+        let top = Top {
+            text_mode: true,
+            headline: false,
+        };
+        let prepared = parse_prepared_seen(page, None, false);
+        assert!(prepared.shape.tabs);
+        let picked = visible_chars(description);
+        let wider = wider_root(prepared.doc, None, &found(description, picked), None, top)
+            .expect("the tab group is written");
+        for line in [
+            description,
+            "Restzucker: | 6,2 g/l",
+            "Allergene: | Enthält Sulfite",
+        ] {
+            assert!(wider.contains(line), "{line}\n{wider}");
+        }
+        // The panels' controls and the review form's fields are not content.
+        assert!(!wider.contains("Menü schließen"), "{wider}");
+        assert!(!wider.contains("Speichern"), "{wider}");
+        // A pick much larger than the panel that holds it is not that panel's: it stands.
+        let prepared = parse_prepared_seen(page, None, false);
+        assert_eq!(
+            wider_root(
+                prepared.doc,
+                None,
+                &found(description, picked * 6),
+                None,
+                top
+            ),
+            None
+        );
+        // A page without tab panels: readability's pick stands.
+        let plain = page.replace("tab--container", "box");
+        let prepared = parse_prepared_seen(&plain, None, false);
+        assert!(!prepared.shape.tabs);
+        assert_eq!(
+            wider_root(prepared.doc, None, &found(description, picked), None, top),
+            None
+        );
+    }
+
     #[test]
     fn redaction_markers_lose_the_converters_escapes_unless_they_could_start_a_link() {
         assert_eq!(
