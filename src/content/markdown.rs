@@ -22,7 +22,7 @@
 //! What it must never do: panic, or take more than linear time. It recurses once per level
 //! of nesting, which the caller bounds ([`crate::content::parse::MAX_DEPTH`]).
 
-use dom_query::NodeRef;
+use dom_query::{NodeData, NodeRef};
 
 use crate::content::inline::is_block_element;
 
@@ -161,13 +161,12 @@ fn walk_node(
     in_pre: bool,
 ) {
     if node.is_text() {
-        write_text(
-            &node.text(),
-            output,
-            parent_tag,
-            trim_leading_spaces,
-            in_pre,
-        );
+        // Written from the text node's own contents (`NodeRef::text` walks and copies).
+        node.query(|t| {
+            if let NodeData::Text { contents } = &t.data {
+                write_text(contents, output, parent_tag, trim_leading_spaces, in_pre);
+            }
+        });
         return;
     }
     let Some(name) = tag_name(node) else {

@@ -850,11 +850,10 @@ impl Job {
             std::borrow::Cow::Owned(seen)
         } else if kind == BodyKind::Html
             && (hidden_content
-                || text
-                    .chars()
-                    .filter(|c| !c.is_whitespace())
-                    .nth(crate::content::extract::JUDGE_SHORT_TEXT)
-                    .is_none())
+                || !crate::content::tidy::has_visible_chars(
+                    &text,
+                    crate::content::extract::JUDGE_SHORT_TEXT + 1,
+                ))
         {
             std::borrow::Cow::Owned(
                 seen.unwrap_or_else(|| crate::content::visible::visible_text(&raw)),

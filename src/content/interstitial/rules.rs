@@ -681,10 +681,18 @@ pub(crate) const DECISIVE_LITERALS: &[&[&str]] = &[
     &["/vercel/"],
 ];
 
-pub(crate) static DECISIVE_LITERAL_SCAN: LazyLock<Option<aho_corasick::AhoCorasick>> =
-    LazyLock::new(|| {
-        aho_corasick::AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .build(DECISIVE_LITERALS.concat())
-            .ok()
-    });
+/// Any of [`DECISIVE_LITERALS`], ASCII case folded (`(?i-u)`: the same texts an
+/// ASCII-case-insensitive Aho-Corasick finds). A regex, not an Aho-Corasick automaton:
+/// its literal prefilter (case variants of the literals' starts, searched with SIMD) skips
+/// most of a page, where the automaton stepped through every byte (~16 instructions a
+/// byte: 0.33M per 20 KB page, in every lookup).
+pub(crate) static DECISIVE_LITERAL_SCAN: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    let escaped: Vec<String> = DECISIVE_LITERALS
+        .concat()
+        .iter()
+        .map(|l| regex::escape(l))
+        .collect();
+    RegexBuilder::new(&format!("(?i-u:{})", escaped.join("|")))
+        .build()
+        .ok()
+});
