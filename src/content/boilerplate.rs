@@ -212,8 +212,8 @@ fn content_root<'a>(
     let main = root
         .qual_name_ref()
         .is_some_and(|n| is_content_root(&root, &n.local));
-    let links = stats.content.saturating_sub(stats.weight).saturating_mul(2);
-    let dense = links.saturating_mul(100) > stats.content.saturating_mul(ROOT_LINKS);
+    let dense = link_chars(stats.content, stats.weight).saturating_mul(100)
+        > stats.content.saturating_mul(ROOT_LINKS);
     if main && dense && !stats.article && root.id != body.id {
         let list = Root {
             weight: stats.content,
@@ -226,8 +226,8 @@ fn content_root<'a>(
     // of related products must not read as a list of teasers.
     let content = stats.content.saturating_sub(stats.list_content);
     let weight = stats.weight.saturating_sub(stats.list_weight);
-    let links = content.saturating_sub(weight).saturating_mul(2);
-    let dense = links.saturating_mul(100) > content.saturating_mul(ROOT_OWN_LINKS);
+    let dense =
+        link_chars(content, weight).saturating_mul(100) > content.saturating_mul(ROOT_OWN_LINKS);
     // A page that names its article (`<article>`, `itemprop="articleBody"`) inside the root
     // has said where its content is; the rest of the root is teasers of other stories.
     let found = Root {
@@ -628,9 +628,15 @@ const LINK_LIST_SHARE: usize = 80;
 /// [`LINK_LIST_SHARE`] percent of them in links. Measured only, never removed: a list of
 /// links in an article may be its references.
 fn is_link_list(s: &TextStats) -> bool {
-    let links = s.content.saturating_sub(s.weight).saturating_mul(2);
     s.content >= LINK_LIST_MIN
-        && links.saturating_mul(100) >= s.content.saturating_mul(LINK_LIST_SHARE)
+        && link_chars(s.content, s.weight).saturating_mul(100)
+            >= s.content.saturating_mul(LINK_LIST_SHARE)
+}
+
+/// The characters in links of a subtree with this `content` and `weight` ([`TextStats`]):
+/// link characters weigh half, so `content - weight` is half of them.
+fn link_chars(content: usize, weight: usize) -> usize {
+    content.saturating_sub(weight).saturating_mul(2)
 }
 
 #[cfg(test)]

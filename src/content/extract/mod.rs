@@ -482,11 +482,9 @@ fn wider_root(
 ) -> Option<String> {
     // A pick in one panel of a tab group: the group (see `tabs`).
     if let Some(anchor) = &found.anchor {
-        if tabs::mark_group_of(&spare, anchor, found.picked) {
+        if let Some(group) = tabs::mark_group_of(&spare, anchor, found.picked) {
             // A form in a panel is where a reader writes a review or a question.
-            spare
-                .select(&format!("[{}] form", tabs::GROUP_MARK))
-                .remove();
+            Selection::from(group).select("form").remove();
             if let Some(text) = write_marked(&spare, tabs::GROUP_MARK, found, base, top) {
                 return Some(text);
             }

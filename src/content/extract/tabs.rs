@@ -36,34 +36,34 @@ const PANEL_SHARE: usize = 110;
 
 /// Mark with [`GROUP_MARK`] the tab group in `doc` whose panel holds `anchor` (the pick's
 /// first text of some length, whitespace collapsed), when the pick of `picked` visible
-/// characters is that panel's and the group has two panels or more; `false` when there is
-/// none. `doc` is the copy of the prepared tree, whose panels carry [`TAB_MARK`].
-pub(crate) fn mark_group_of(doc: &Document, anchor: &str, picked: usize) -> bool {
+/// characters is that panel's and the group has two panels or more, and return it; `None`
+/// when there is none. `doc` is the copy of the prepared tree, whose panels carry
+/// [`TAB_MARK`].
+pub(crate) fn mark_group_of<'a>(
+    doc: &'a Document,
+    anchor: &str,
+    picked: usize,
+) -> Option<NodeRef<'a>> {
     let panels = doc.select(&format!("[{TAB_MARK}]"));
     let panels = panels.nodes();
     // The innermost panel holding the anchor (panels may nest: a tab group inside a tab).
-    let Some(panel) = panels
+    let panel = panels
         .iter()
         .rev()
-        .find(|p| collapse_whitespace(&p.text()).contains(anchor))
-    else {
-        return false;
-    };
+        .find(|p| collapse_whitespace(&p.text()).contains(anchor))?;
     if picked.saturating_mul(100) > super::kinds::text_chars(panel).saturating_mul(PANEL_SHARE) {
-        return false;
+        return None;
     }
-    let Some(group) = panel.parent() else {
-        return false;
-    };
+    let group = panel.parent()?;
     let siblings = panels
         .iter()
         .filter(|p| p.parent().is_some_and(|q| q.id == group.id))
         .count();
     if siblings < 2 {
-        return false;
+        return None;
     }
     group.set_attr(GROUP_MARK, "");
-    true
+    Some(group)
 }
 
 /// The first text under `root` with at least `min` visible characters, whitespace
@@ -93,34 +93,28 @@ mod tests {
 
     #[test]
     fn the_group_of_the_panel_that_holds_the_pick() {
-        let doc = Document::from(
-            "<body><div id=g><div data-vetch-tab><p>The first sentence of the description \
-             goes on.</p></div><div data-vetch-tab><table><tr><td>Weight</td><td>310 g</td>\
-             </tr></table></div></div><p>Elsewhere a sentence long enough to be an anchor.</p>\
-             </body>",
-        );
+        let page = "<body><div id=g><div data-vetch-tab><p>The first sentence of the description \
+                    goes on.</p></div><div data-vetch-tab><table><tr><td>Weight</td><td>310 g\
+                    </td></tr></table></div></div><p>Elsewhere a sentence long enough to be an \
+                    anchor.</p></body>";
         let anchor = "The first sentence of the description goes on.";
-        assert!(mark_group_of(&doc, anchor, 40));
+        let doc = Document::from(page);
+        let group = mark_group_of(&doc, anchor, 40);
+        assert_eq!(group.and_then(|g| g.attr("id")).as_deref(), Some("g"));
         assert_eq!(
             doc.select("[data-vetch-tabs]").attr("id").as_deref(),
             Some("g")
         );
         // A pick much larger than the panel is not the panel's.
-        let doc2 = Document::from(doc.html().to_string());
-        doc2.select("[data-vetch-tabs]")
-            .remove_attr("data-vetch-tabs");
-        assert!(!mark_group_of(&doc2, anchor, 400));
+        assert!(mark_group_of(&Document::from(page), anchor, 400).is_none());
         // Text outside every panel: no group.
-        assert!(!mark_group_of(
-            &doc2,
-            "Elsewhere a sentence long enough",
-            30
-        ));
+        let elsewhere = "Elsewhere a sentence long enough";
+        assert!(mark_group_of(&Document::from(page), elsewhere, 30).is_none());
         // A lone panel is no group.
         let lone = Document::from(
             "<body><div><div data-vetch-tab><p>The first sentence of the description goes \
              on.</p></div></div></body>",
         );
-        assert!(!mark_group_of(&lone, anchor, 40));
+        assert!(mark_group_of(&lone, anchor, 40).is_none());
     }
 }
