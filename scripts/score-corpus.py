@@ -25,6 +25,14 @@ Corpora (read-only; nothing is fetched here), each a checkout or a git directory
   are the reference text (one block a line). Besides the corpus row, each kind (the file name up to its first "-") gets a row
   of its own, `kinds:<kind>`.
 
+- tiptopjaw/web-content-extraction-benchmark (`--modern`): release/html/<id>.html.gz (1000
+  pages collected in 2025-2026: 450 articles, 118 forum threads, 110 service pages, 100
+  product pages, 80 documentation pages, 70 listings, 70 collections) and
+  benchmark/ground-truth/<id>.json, whose ground_truth.main_content is the reference text
+  (machine-written, then checked by people; Apache-2.0). Each page's kind is its
+  `_internal.page_type.primary`; besides the corpus row, each kind gets a row `modern:<kind>`.
+  An independent reference, written neither by us nor for trafilatura.
+
 - adbar/trafilatura (`--trafilatura-eval`): tests/evaldata.json with tests/eval/*.html and
   tests/cache/*.html, about 990 real pages (2012-2023, mostly German news and blogs, plus
   forums, shops, category pages, wikis and docs). Its reference is snippets only: per page,
@@ -223,6 +231,23 @@ def load_kinds(src):
         )
         markup = path.read_bytes().decode("utf-8", errors="replace")
         pages.append((path.stem, markup, ref))
+    return pages
+
+
+def load_modern(src, work):
+    """The 2026 pages of every kind; ids are `<kind>-<file id>` so kind_of() finds the kind."""
+    root = materialize(src, ["release/html", "benchmark/ground-truth"], work / "corpus-modern")
+    pages = []
+    for path in sorted((root / "benchmark" / "ground-truth").glob("*.json")):
+        truth = json.loads(path.read_text(encoding="utf-8"))
+        html_gz = root / "release" / "html" / f"{path.stem}.html.gz"
+        if not html_gz.exists():
+            continue
+        kind = ((truth.get("_internal") or {}).get("page_type") or {}).get("primary") or "unknown"
+        with gzip.open(html_gz, "rb") as f:
+            markup = f.read().decode("utf-8", errors="replace")
+        ref = (truth.get("ground_truth") or {}).get("main_content") or ""
+        pages.append((f"{kind}-{path.stem}", markup, ref))
     return pages
 
 
@@ -517,6 +542,7 @@ def main():
     ap.add_argument("--scrapinghub", help="article-extraction-benchmark checkout or git dir")
     ap.add_argument("--readability", help="mozilla/readability checkout or git dir")
     ap.add_argument("--kinds", help="a directory of <kind>-<name>.html pages with .expect files")
+    ap.add_argument("--modern", help="tiptopjaw/web-content-extraction-benchmark checkout or git dir")
     ap.add_argument("--trafilatura-eval", help="adbar/trafilatura checkout or git dir (tests/evaldata.json)")
     ap.add_argument("--trafilatura-labels", default=str(KINDS_TRAFILATURA),
                     help="page kinds of that corpus (file, kind, reason; TSV)")
@@ -542,12 +568,14 @@ def main():
         corpora["readability"] = load_readability(args.readability, work)
     if args.kinds:
         corpora["kinds"] = load_kinds(args.kinds)
+    if args.modern:
+        corpora["modern"] = load_modern(args.modern, work)
     snippets, tkinds = {}, {}
     if args.trafilatura_eval:
         corpora["trafilatura"], snippets, tkinds = load_trafilatura_eval(
             args.trafilatura_eval, work, args.trafilatura_labels)
     if not corpora:
-        sys.exit("no corpus given (--scrapinghub, --readability, --kinds and/or --trafilatura-eval)")
+        sys.exit("no corpus given (--scrapinghub, --readability, --kinds, --modern and/or --trafilatura-eval)")
 
     extractors = args.extractors.split(",")
     if args.before and "vetch" in extractors:
@@ -593,11 +621,11 @@ def main():
                     continue
                 s = score(pages, mine, mode)
                 rows.append({"extractor": name, "mode": mode, "corpus": corpus, "seconds": seconds, **s})
-                if corpus == "kinds":
+                if corpus in ("kinds", "modern"):
                     for kind in sorted({kind_of(pid) for pid, _, _ in pages}):
                         some = [p for p in pages if kind_of(p[0]) == kind]
                         k = score(some, mine, mode)
-                        rows.append({"extractor": name, "mode": mode, "corpus": f"kinds:{kind}",
+                        rows.append({"extractor": name, "mode": mode, "corpus": f"{corpus}:{kind}",
                                      "seconds": seconds, **k})
                 if args.dump:
                     d = Path(args.dump) / f"{extractor}-{mode}" / corpus
@@ -606,13 +634,13 @@ def main():
                         (d / f"{pid}.txt").write_text(text or "", encoding="utf-8")
                     (d / "scores.json").write_text(json.dumps(s["per_page"], indent=1))
 
-    head = f"{'extractor':<24} {'mode':<9} {'corpus':<16} {'P':>6} {'R':>6} {'F1':>6} {'F1 mean':>7} {'median':>6} {'micro':>6} {'pages':>5} {'fail':>4} {'runs40':>7} {'kept':>5} {'redact':>6} {'cut':>4}"
+    head = f"{'extractor':<24} {'mode':<9} {'corpus':<22} {'P':>6} {'R':>6} {'F1':>6} {'F1 mean':>7} {'median':>6} {'micro':>6} {'pages':>5} {'fail':>4} {'runs40':>7} {'kept':>5} {'redact':>6} {'cut':>4}"
     if rows:
         print(head)
         print("-" * len(head))
     for r in rows:
         print(
-            f"{r['extractor']:<24} {r['mode']:<9} {r['corpus']:<16} {r['P']:6.4f} {r['R']:6.4f} "
+            f"{r['extractor']:<24} {r['mode']:<9} {r['corpus']:<22} {r['P']:6.4f} {r['R']:6.4f} "
             f"{r['F1']:6.4f} {r['F1_mean']:7.4f} {r['F1_median']:6.4f} {r['F1_micro']:6.4f} "
             f"{r['pages']:5d} {r['failures']:4d} {r['runs']:7d} {r['runs_kept']:5d} {r['runs_redacted']:6d} {len(r['runs_cut']):4d}"
         )

@@ -17,7 +17,12 @@
 #                                              tests/eval, tests/cache: ~990 real pages,
 #                                              snippet references; kinds from
 #                                              scripts/kinds-trafilatura.tsv)
-# $TRAFILATURA_REPO names the last one alone (TRAFILATURA_REPO= leaves it out). One-time:
+#   CORPORA_DIR/modern                         tiptopjaw/web-content-extraction-benchmark
+#                                              (release/html/*.html.gz + benchmark/
+#                                              ground-truth/*.json: 1000 pages of 2025-2026,
+#                                              every kind, full reference text)
+# $MODERN_BENCHMARK names that one alone (MODERN_BENCHMARK= leaves it out).
+# $TRAFILATURA_REPO names the trafilatura one alone (TRAFILATURA_REPO= leaves it out). One-time:
 # `git clone --bare https://github.com/adbar/trafilatura CORPORA_DIR/trafilatura` (the
 # `fetch` tool's mirror, /work/.mirror/adbar+trafilatura/repo, is such a bare git dir).
 # The pages of every kind under tests/fixtures/kinds (ours, with their expected text) are
@@ -60,6 +65,8 @@ args=()
 [ -n "$RD" ] && [ -e "$RD" ] && args+=(--readability "$RD")
 TR=${TRAFILATURA_REPO-${CORPORA:+$CORPORA/trafilatura}}
 [ -n "$TR" ] && [ -e "$TR" ] && args+=(--trafilatura-eval "$TR")
+MO=${MODERN_BENCHMARK-${CORPORA:+$CORPORA/modern}}
+[ -n "$MO" ] && [ -e "$MO" ] && args+=(--modern "$MO")
 KINDS=${KINDS_DIR-tests/fixtures/kinds}
 [ -n "$KINDS" ] && [ -d "$KINDS" ] && args+=(--kinds "$KINDS")
 if [ ${#args[@]} -eq 0 ]; then
