@@ -1,5 +1,6 @@
 //! What a person sees on a page: hidden elements (`<template>`, `hidden`,
-//! `aria-hidden="true"`, inline `display:none` / `visibility:hidden`) are removed before
+//! `aria-hidden="true"`, inline `display:none` / `visibility:hidden`; not the segments a
+//! React page streams, which its script shows at once) are removed before
 //! extraction, and [`visible_text`] is all the text a person sees, for the judge's measure.
 //! A hidden element that holds a large block of text is kept for extraction (a page that
 //! hides its article until a script has run) but marked, so that the judge's measure
@@ -33,6 +34,7 @@ pub(crate) const HIDDEN_KEEP: usize = 2000;
 pub(crate) fn remove_unseen(doc: &Document) -> bool {
     let mut doomed: Vec<NodeRef> = Vec::new();
     let mut kept: Vec<NodeRef> = Vec::new();
+    let mut streamed: Vec<NodeRef> = Vec::new();
     let mut stack: Vec<NodeRef> = vec![doc.root()];
     while let Some(node) = stack.pop() {
         for child in node.children_it(false) {
@@ -44,6 +46,10 @@ pub(crate) fn remove_unseen(doc: &Document) -> bool {
                 .map(|name| match &*name.local {
                     "html" | "body" => Hidden::No,
                     "template" => Hidden::Remove,
+                    "div" if is_streamed_segment(&child) => {
+                        streamed.push(child);
+                        Hidden::No
+                    }
                     _ => is_hidden(&child),
                 })
                 .unwrap_or(Hidden::No);
@@ -60,7 +66,23 @@ pub(crate) fn remove_unseen(doc: &Document) -> bool {
     for node in &kept {
         node.set_attr(HIDDEN_MARK, "");
     }
+    for node in &streamed {
+        node.remove_attr("hidden");
+    }
     !kept.is_empty()
+}
+
+/// A segment of a page that React streams from the server: `<div hidden id="S:0">`, which
+/// its script moves into the page at once, in place of `<template id="B:0">`. Every reader
+/// with JavaScript sees it: it is shown (not hidden, not marked), and loses its `hidden`
+/// attribute, or readability (which skips hidden elements as Readability.js does) would
+/// drop the page's content.
+fn is_streamed_segment(node: &NodeRef) -> bool {
+    node.has_attr("hidden")
+        && node.attr("id").is_some_and(|id| {
+            id.strip_prefix("S:")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric()))
+        })
 }
 
 /// The attribute that marks a hidden element kept for its text (see [`remove_unseen`]).
@@ -105,11 +127,14 @@ pub(crate) fn is_hidden(node: &NodeRef) -> Hidden {
 }
 
 /// Does `node` hold `n` readable characters? Looks at no more than [`HIDDEN_PEEK`] bytes
-/// of its text, so that nested hidden elements cost a bounded amount each.
+/// of its text, so that nested hidden elements cost a bounded amount each. The text of
+/// scripts and styles is no text a person reads, and is not looked at: React streams a
+/// server-rendered page as `<div hidden id="S:0">` segments that its script moves into
+/// place, and a segment's first 64 KiB can be the page data it carries as script.
 pub(crate) fn holds_readable_text(node: &NodeRef, n: usize) -> bool {
     let mut sample = String::new();
     for d in node.descendants_it() {
-        if d.is_text() {
+        if d.is_text() && !d.parent().is_some_and(|p| is_unread(&p)) {
             let text = d.text();
             let mut end = text.len().min(HIDDEN_PEEK.saturating_sub(sample.len()));
             while end > 0 && !text.is_char_boundary(end) {
@@ -123,6 +148,12 @@ pub(crate) fn holds_readable_text(node: &NodeRef, n: usize) -> bool {
         }
     }
     crate::content::measure::readable_len(&sample, n) >= n
+}
+
+/// An element whose text no reader sees as text: a script, a style, a template.
+fn is_unread(node: &NodeRef) -> bool {
+    node.qual_name_ref()
+        .is_some_and(|name| matches!(&*name.local, "script" | "style" | "template" | "noscript"))
 }
 
 /// How much of a hidden element's text [`holds_readable_text`] looks at.

@@ -45,6 +45,7 @@ mod kinds;
 #[cfg(test)]
 mod kinds_tests;
 mod prepare;
+mod product;
 mod render;
 mod tabs;
 #[cfg(test)]
@@ -280,7 +281,9 @@ fn extract_html(
     // Readability consumes (and mutates) the tree. Small pages are the ones that most
     // often need the whole-body fallback, and copying a tree costs a fraction of parsing,
     // preparing and redacting it again: keep a copy of theirs.
-    let mut spare = (body.len() <= SPARE_TREE_MAX_BYTES).then(|| doc.clone());
+    // A product page's is kept whatever its size: its pick is weighed against its whole
+    // body (see `product`), and shops' pages are large.
+    let mut spare = (body.len() <= SPARE_TREE_MAX_BYTES || shape.product).then(|| doc.clone());
     // Readability's full run needs the prepared tree again (see `readable`): a copy of the
     // spare, or for a large page a second parse (the same tree: every step is
     // deterministic).
@@ -302,8 +305,8 @@ fn extract_html(
         if has_visible_chars(&found.text, MIN_ARTICLE_CHARS) {
             let wider = spare
                 .take()
-                .filter(|_| root.is_some() || shape.tabs)
-                .and_then(|spare| guarded(|| wider_root(spare, root, found, base, top)))
+                .filter(|_| root.is_some() || shape.tabs || shape.product)
+                .and_then(|spare| guarded(|| wider_root(spare, root, shape, found, base, top)))
                 .flatten();
             let text = wider.unwrap_or_else(|| found.text.clone());
             let visible = seen_if_needed(seen, &text, hidden_content);
@@ -392,8 +395,7 @@ fn readable(
     // Measured on the tree, not on what is written: the same in every mode (Markdown's
     // link targets and syntax made a pick look larger than in plain text).
     let picked = kinds::text_chars(&root_node);
-    let anchor = shape
-        .tabs
+    let anchor = (shape.tabs || shape.product)
         .then(|| tabs::anchor_of(&root_node, ANCHOR_CHARS))
         .flatten();
     let root = Selection::from(root_node);
@@ -428,8 +430,9 @@ struct Readable {
     page_h1: Option<String>,
     /// Visible characters of readability's pick, counted on the tree.
     picked: usize,
-    /// On a page with tab panels, the pick's first text of [`ANCHOR_CHARS`] visible
-    /// characters or more, whitespace collapsed (see [`tabs::mark_group_of`]).
+    /// On a page with tab panels or a product page, the pick's first text of
+    /// [`ANCHOR_CHARS`] visible characters or more, whitespace collapsed (see
+    /// [`tabs::mark_group_of`], and [`wider_root`] on a product page).
     anchor: Option<String>,
 }
 
@@ -472,10 +475,13 @@ fn with_headline(body: String, title: &str, page_h1: Option<&str>, top: Top) -> 
 /// drops whole blocks whose names merely contain `widget` (every Elementor widget).
 /// The root is written like the whole-body fallback, and without the blocks that are never
 /// content ([`crate::content::boilerplate::is_aside`]); `None` when the pick stands.
-/// Before that, a pick that is one panel of a tab group ([`tabs`]) becomes the group.
+/// Before that, a pick that is one panel of a tab group ([`tabs`]) becomes the group; and
+/// then, on a product page, a pick with less than [`product::PRODUCT_SHARE`] percent of
+/// the body (without its boilerplate) becomes the body ([`product`]).
 fn wider_root(
     spare: Document,
     root: Option<Root>,
+    shape: Shape,
     found: &Readable,
     base: Option<&url::Url>,
     top: Top,
@@ -485,7 +491,26 @@ fn wider_root(
         if let Some(group) = tabs::mark_group_of(&spare, anchor, found.picked) {
             // A form in a panel is where a reader writes a review or a question.
             Selection::from(group).select("form").remove();
-            if let Some(text) = write_marked(&spare, tabs::GROUP_MARK, found, base, top) {
+            if let Some(text) =
+                write_marked(&spare, tabs::GROUP_MARK, found.picked, found, base, top)
+            {
+                return Some(text);
+            }
+        }
+    }
+    if shape.product {
+        if let Some(body) = spare.select_single("body").nodes().first() {
+            body.set_attr(product::PRODUCT_MARK, "");
+            let least = found.picked.saturating_mul(100) / product::PRODUCT_SHARE;
+            // The body without its boilerplate must still hold the pick: a shop may name
+            // the block of its description tabs a "menu".
+            let written = write_marked(&spare, product::PRODUCT_MARK, least, found, base, top)
+                .filter(|_| {
+                    found.anchor.as_ref().is_none_or(|a| {
+                        crate::content::tidy::collapse_whitespace(&body.text()).contains(a.as_str())
+                    })
+                });
+            if let Some(text) = written {
                 return Some(text);
             }
         }
@@ -500,15 +525,18 @@ fn wider_root(
     if list && picked >= LIST_INTRO {
         return None;
     }
-    write_marked(&spare, ROOT_MARK, found, base, top)
+    write_marked(&spare, ROOT_MARK, picked, found, base, top)
 }
 
 /// The element of `spare` marked `mark`, written like the whole-body fallback, without the
 /// blocks that are never content ([`crate::content::boilerplate::is_aside`]); `None` when
-/// it is missing or holds no more visible characters than readability's pick.
+/// it is missing or holds no more than `least` visible characters (counted on the tree,
+/// as readability's pick is). The steps before writing can be repeated: a second call on
+/// the same tree finds nothing more to remove, and absolute links stay as they are.
 fn write_marked(
     spare: &Document,
     mark: &str,
+    least: usize,
     found: &Readable,
     base: Option<&url::Url>,
     top: Top,
@@ -521,7 +549,7 @@ fn write_marked(
     let root = spare.select_single(&format!("[{mark}]"));
     let node = root.nodes().first()?;
     crate::content::boilerplate::remove_asides(node);
-    if kinds::text_chars(node) <= found.picked {
+    if kinds::text_chars(node) <= least {
         return None;
     }
     let body = if top.text_mode {

@@ -15,6 +15,7 @@ use super::kinds::{
     flatten_author_lines, is_heading_slug, keep_comment_thread, names_author,
     unwrap_noscript_content,
 };
+use super::product::{is_product_page, itemtype_names_product, json_ld_names_product, PageType};
 use super::tabs::{is_tab_panel, TAB_MARK};
 
 /// What the preparation learnt about the prepared tree, for [`readability_article`].
@@ -26,6 +27,8 @@ pub(crate) struct Shape {
     pub(crate) page_id: bool,
     /// Some element is a tab panel, marked [`super::tabs::TAB_MARK`].
     pub(crate) tabs: bool,
+    /// The page names itself a product (see [`super::product`]).
+    pub(crate) product: bool,
 }
 
 /// The elements the preparation works on, found in one walk over the tree (each
@@ -59,6 +62,12 @@ pub(crate) struct Found<'a> {
     comments: Vec<NodeRef<'a>>,
     /// Tab panels (see [`super::tabs::is_tab_panel`]).
     tab_panels: Vec<NodeRef<'a>>,
+    /// `<script>` elements, of which the JSON-LD ones may name a product.
+    scripts: Vec<NodeRef<'a>>,
+    /// Elements whose microdata `itemtype` is a product.
+    product_items: usize,
+    /// What the page's `og:type` says it is (see [`super::product::PageType`]).
+    og_type: PageType,
 }
 
 /// Inline (phrasing) elements: inside a line of text they are part of a sentence.
@@ -92,6 +101,8 @@ pub(crate) enum Kind {
     Cell,
     Container,
     Noscript,
+    Script,
+    Meta,
     Other,
 }
 
@@ -121,22 +132,28 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                 continue;
             }
             elements += 1;
-            let (heavy, page_id, author) = child.query_or((false, false, false), |n| {
-                n.as_element().map_or((false, false, false), |e| {
-                    let heavy = e
-                        .attrs
-                        .iter()
-                        .any(|a| escape_cost(&a.value) > MAX_ESCAPE_COST);
-                    let page_id = e.attrs.iter().any(|a| {
-                        &*a.name.local == "id" && a.value.eq_ignore_ascii_case("readability-page-1")
-                    });
-                    let author = e
-                        .attrs
-                        .iter()
-                        .any(|a| names_author(&a.name.local, &a.value));
-                    (heavy, page_id, author)
-                })
-            });
+            let (heavy, page_id, author, product) =
+                child.query_or((false, false, false, false), |n| {
+                    n.as_element().map_or((false, false, false, false), |e| {
+                        let heavy = e
+                            .attrs
+                            .iter()
+                            .any(|a| escape_cost(&a.value) > MAX_ESCAPE_COST);
+                        let page_id = e.attrs.iter().any(|a| {
+                            &*a.name.local == "id"
+                                && a.value.eq_ignore_ascii_case("readability-page-1")
+                        });
+                        let author = e
+                            .attrs
+                            .iter()
+                            .any(|a| names_author(&a.name.local, &a.value));
+                        let product = e.attrs.iter().any(|a| {
+                            &*a.name.local == "itemtype" && itemtype_names_product(&a.value)
+                        });
+                        (heavy, page_id, author, product)
+                    })
+                });
+            found.product_items += usize::from(product);
             if heavy {
                 found.heavy_attrs.push(child);
             }
@@ -173,6 +190,8 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                 "div" | "section" | "aside" | "dialog" | "form" | "footer" | "header" | "p"
                 | "span" | "ins" => Kind::Container,
                 "noscript" => Kind::Noscript,
+                "script" => Kind::Script,
+                "meta" => Kind::Meta,
                 _ => Kind::Other,
             });
             if let Some(kind) = kind {
@@ -191,6 +210,17 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                         }
                     }
                     Kind::Noscript => found.noscripts.push(child),
+                    Kind::Script => found.scripts.push(child),
+                    Kind::Meta => {
+                        if child
+                            .attr("property")
+                            .is_some_and(|p| p.trim().eq_ignore_ascii_case("og:type"))
+                        {
+                            found.og_type = child
+                                .attr("content")
+                                .map_or(PageType::Other, |c| PageType::of_og_type(&c));
+                        }
+                    }
                     // A part of a sentence is never a banner.
                     Kind::Container if in_line => {}
                     Kind::Container => {
@@ -251,6 +281,13 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
     keep_comment_thread(doc, &found.comments);
     flatten_author_lines(doc, &found.authors);
     shape.tabs = !found.tab_panels.is_empty();
+    shape.product = is_product_page(found.og_type, found.product_items, || {
+        found.scripts.iter().any(|s| {
+            s.attr("type")
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
+                && json_ld_names_product(&s.text())
+        })
+    });
     for node in found.tab_panels {
         node.set_attr(TAB_MARK, "");
     }

@@ -285,6 +285,92 @@ mod single_attempt_tests {
 mod pipeline {
     use super::*;
 
+    /// A page names itself a product in JSON-LD, microdata or Open Graph; on such a page a
+    /// pick with less than 70% of the body (without its boilerplate) becomes the body: the
+    /// description beside the specs readability picked, and the price above them.
+    #[test]
+    fn a_small_pick_on_a_product_page_becomes_its_body() {
+        let description = "The Lantern 2 is a camping light of folded aluminium that hangs from a \
+                           tent loop or stands on its own feet, and runs for forty hours on one \
+                           charge at its lowest setting.";
+        let specs = "Weight: 180 g. Battery: 2600 mAh. Light: 20 to 300 lumen. Charging: USB-C.";
+        let page = |marker: &str| {
+            format!(
+                "<html><head>{marker}</head><body><nav><a href=/>Home</a> <a href=/lights>Lights</a></nav>\
+                 <main><h1>Lantern 2</h1><p class=price>$49.00</p>\
+                 <div class=description><p>{description}</p></div>\
+                 <div class=specs><p>{specs}</p></div></main>\
+                 <footer><p>Copyright Hollowfield Outdoor</p></footer></body></html>"
+            )
+        };
+        let found = |picked: usize| Readable {
+            text: specs.to_owned(),
+            title: "Lantern 2".to_owned(),
+            page_h1: None,
+            picked,
+            anchor: None,
+        };
+        let top = Top {
+            text_mode: true,
+            headline: false,
+        };
+        let picked = visible_chars(specs);
+        for marker in [
+            r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Lantern 2"}</script>"#,
+            r#"<meta property="og:type" content="product">"#,
+        ] {
+            let prepared = parse_prepared_seen(&page(marker), None, false);
+            assert!(prepared.shape.product, "{marker}");
+            let body = wider_root(
+                prepared.doc,
+                None,
+                prepared.shape,
+                &found(picked),
+                None,
+                top,
+            )
+            .expect("the body is written");
+            for line in ["$49.00", description, specs] {
+                assert!(body.contains(line), "{line}\n{body}");
+            }
+            // The page's navigation and footer are not.
+            assert!(!body.contains("Copyright"), "{body}");
+            assert!(!body.contains("Lights"), "{body}");
+            // A pick with most of the body stands.
+            let prepared = parse_prepared_seen(&page(marker), None, false);
+            let most = visible_chars(&body) * 3 / 4;
+            assert_eq!(
+                wider_root(prepared.doc, None, prepared.shape, &found(most), None, top),
+                None
+            );
+        }
+        // Microdata names it too.
+        let microdata = page("").replace(
+            "<main>",
+            r#"<main itemscope itemtype="https://schema.org/Product">"#,
+        );
+        assert!(parse_prepared_seen(&microdata, None, false).shape.product);
+        // A page that names no product, or an article about one: the pick stands.
+        for marker in [
+            "",
+            r#"<script type="application/ld+json">{"@type":"NewsArticle","about":{"@type":"Product"}}</script>"#,
+        ] {
+            let prepared = parse_prepared_seen(&page(marker), None, false);
+            assert!(!prepared.shape.product, "{marker}");
+            assert_eq!(
+                wider_root(
+                    prepared.doc,
+                    None,
+                    prepared.shape,
+                    &found(picked),
+                    None,
+                    top
+                ),
+                None
+            );
+        }
+    }
+
     /// A pick that is one tab panel's (readability's pick on a Shopware product page: the
     /// description) becomes the whole tab group: the details panel beside it comes too.
     #[test]
@@ -307,8 +393,15 @@ mod pipeline {
         let prepared = parse_prepared_seen(page, None, false);
         assert!(prepared.shape.tabs);
         let picked = visible_chars(description);
-        let wider = wider_root(prepared.doc, None, &found(description, picked), None, top)
-            .expect("the tab group is written");
+        let wider = wider_root(
+            prepared.doc,
+            None,
+            prepared.shape,
+            &found(description, picked),
+            None,
+            top,
+        )
+        .expect("the tab group is written");
         for line in [
             description,
             "Restzucker: | 6,2 g/l",
@@ -325,6 +418,7 @@ mod pipeline {
             wider_root(
                 prepared.doc,
                 None,
+                prepared.shape,
                 &found(description, picked * 6),
                 None,
                 top
@@ -336,7 +430,14 @@ mod pipeline {
         let prepared = parse_prepared_seen(&plain, None, false);
         assert!(!prepared.shape.tabs);
         assert_eq!(
-            wider_root(prepared.doc, None, &found(description, picked), None, top),
+            wider_root(
+                prepared.doc,
+                None,
+                prepared.shape,
+                &found(description, picked),
+                None,
+                top
+            ),
             None
         );
     }
@@ -1031,6 +1132,33 @@ mod unseen {
             PROSE.repeat(20)
         );
         assert!(md(&html).contains("harbour master"));
+    }
+
+    #[test]
+    fn a_streamed_hidden_segment_is_selected_like_visible_content() {
+        // React streams a server-rendered page as `<div hidden id="S:0">` segments that its
+        // script moves into place at once: shown, so readability (which skips hidden
+        // elements) weighs it. Other hidden page data in a script is no text.
+        let data = format!(
+            "<script>self.__next_f.push([1,\"{}\"])</script>",
+            "word ".repeat(20_000)
+        );
+        let html = format!(
+            "<html><body><div class=\"promo\"><p>{}</p></div>\
+             <template id=\"B:0\"></template>\
+             <div hidden id=\"S:0\">{data}<article><h2>Harbour</h2><p>{}</p></article></div></body></html>",
+            "Sign up for our weekly letter of deals and news from the shop. ".repeat(12),
+            PROSE.repeat(20)
+        );
+        let out = extract(&html, BodyKind::Html, ExtractMode::Text, None);
+        assert!(out.text.contains("harbour master"), "{}", out.text);
+        assert!(!out.hidden_content);
+        // Any other hidden element is hidden (kept for its text, and marked so).
+        let other = html.replace("id=\"S:0\"", "id=\"later\"");
+        assert!(extract(&other, BodyKind::Html, ExtractMode::Text, None).hidden_content);
+        // Hidden page data alone is nothing a reader is shown.
+        let html = format!("<html><body><p>{PROSE}</p><div hidden>{data}</div></body></html>");
+        assert!(!extract(&html, BodyKind::Html, ExtractMode::Text, None).hidden_content);
     }
 
     #[test]
