@@ -44,6 +44,7 @@ mod json;
 mod kinds;
 #[cfg(test)]
 mod kinds_tests;
+mod posts;
 mod prepare;
 mod product;
 mod render;
@@ -305,7 +306,7 @@ fn extract_html(
         if has_visible_chars(&found.text, MIN_ARTICLE_CHARS) {
             let wider = spare
                 .take()
-                .filter(|_| root.is_some() || shape.tabs || shape.product)
+                .filter(|_| root.is_some() || shape.tabs || shape.product || found.anchor.is_some())
                 .and_then(|spare| guarded(|| wider_root(spare, root, shape, found, base, top)))
                 .flatten();
             let text = wider.unwrap_or_else(|| found.text.clone());
@@ -395,9 +396,7 @@ fn readable(
     // Measured on the tree, not on what is written: the same in every mode (Markdown's
     // link targets and syntax made a pick look larger than in plain text).
     let picked = kinds::text_chars(&root_node);
-    let anchor = (shape.tabs || shape.product)
-        .then(|| tabs::anchor_of(&root_node, ANCHOR_CHARS))
-        .flatten();
+    let anchor = tabs::anchor_of(&root_node, ANCHOR_CHARS);
     let root = Selection::from(root_node);
     let body = if top.text_mode {
         selection_text(&root, doc)
@@ -511,6 +510,18 @@ fn wider_root(
                     })
                 });
             if let Some(text) = written {
+                return Some(text);
+            }
+        }
+    }
+    // A pick in one post of a thread: the thread (see `posts`).
+    if let Some(anchor) = &found.anchor {
+        if let Some(thread) = posts::mark_thread_of(&spare, anchor, found.picked) {
+            // A form under the posts is where a reader writes a reply.
+            Selection::from(thread).select("form").remove();
+            if let Some(text) =
+                write_marked(&spare, posts::THREAD_MARK, found.picked, found, base, top)
+            {
                 return Some(text);
             }
         }
