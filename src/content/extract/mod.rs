@@ -294,7 +294,9 @@ fn extract_html(
         text_mode,
         headline: !text_mode || title.is_none(),
     };
-    let article = guarded(|| readable(doc, base, top, shape, again)).flatten();
+    // Only a page with a content root or tab panels may widen readability's pick.
+    let widen = root.is_some() || shape.tabs;
+    let article = guarded(|| readable(doc, base, top, shape, widen, again)).flatten();
     if cancelled() {
         return Extracted::default();
     }
@@ -302,7 +304,7 @@ fn extract_html(
         if has_visible_chars(&found.text, MIN_ARTICLE_CHARS) {
             let wider = spare
                 .take()
-                .filter(|_| root.is_some() || shape.tabs)
+                .filter(|_| widen)
                 .and_then(|spare| guarded(|| wider_root(spare, root, found, base, top)))
                 .flatten();
             let text = wider.unwrap_or_else(|| found.text.clone());
@@ -365,12 +367,15 @@ fn last_resort_text(body: &str) -> String {
 /// Readability's selection rendered in the requested form; `None` when it finds nothing.
 ///
 /// `again` gives the same prepared tree as `doc` once more, for the rare page that needs
-/// readability's full run (see [`readability_article`]).
+/// readability's full run (see [`readability_article`]). `widen`: [`wider_root`] may run
+/// on the result, so the pick is measured for it ([`Readable::picked`]); most pages have
+/// neither a content root nor tab panels, and the count is one more walk over the pick.
 fn readable(
     doc: Document,
     base: Option<&url::Url>,
     top: Top,
     shape: Shape,
+    widen: bool,
     again: impl FnOnce() -> Document,
 ) -> Option<Readable> {
     // Read before readability renames it to <h2> (see `content::headline`).
@@ -391,7 +396,11 @@ fn readable(
     let root_node = NodeRef::new(root, &doc.tree);
     // Measured on the tree, not on what is written: the same in every mode (Markdown's
     // link targets and syntax made a pick look larger than in plain text).
-    let picked = kinds::text_chars(&root_node);
+    let picked = if widen {
+        kinds::text_chars(&root_node)
+    } else {
+        0
+    };
     let anchor = shape
         .tabs
         .then(|| tabs::anchor_of(&root_node, ANCHOR_CHARS))
@@ -426,7 +435,8 @@ struct Readable {
     text: String,
     title: String,
     page_h1: Option<String>,
-    /// Visible characters of readability's pick, counted on the tree.
+    /// Visible characters of readability's pick, counted on the tree; only when
+    /// [`wider_root`] may run (0 otherwise, and then never read).
     picked: usize,
     /// On a page with tab panels, the pick's first text of [`ANCHOR_CHARS`] visible
     /// characters or more, whitespace collapsed (see [`tabs::mark_group_of`]).
