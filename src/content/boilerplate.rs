@@ -108,14 +108,14 @@ const ROOT_OWN_LINKS: usize = 35;
 /// what is left of the block's elements and on each of its texts survive that. A `<span>`
 /// around a text changes neither readability's scores nor its link densities.
 pub(crate) fn prune(doc: &Document) -> Option<Root> {
-    let body = doc.select("body");
-    let body = body.nodes().first().copied()?;
+    // Walks, not `select` (see `crate::content::find`).
+    let body = crate::content::find::named(doc, "body").next()?;
     let stats = subtree_stats(&body)?;
     let page_text = stats.get(&body.id).map_or(0, |s| s.text);
     // The first <h1> and its ancestors are protected.
     let mut protected: Vec<NodeId> = Vec::new();
-    if let Some(h1) = doc.select("body h1").nodes().first() {
-        let mut at = Some(*h1);
+    if let Some(h1) = crate::content::find::named_within(doc, "body", "h1").next() {
+        let mut at = Some(h1);
         while let Some(node) = at {
             protected.push(node.id);
             at = node.parent();
@@ -345,7 +345,7 @@ pub(crate) fn remove_asides(root: &NodeRef) {
 /// go with it). Called on readability's document after it has chosen, and on the whole
 /// body before the fallback writes it.
 pub(crate) fn remove_marked(doc: &Document) {
-    for node in doc.select("[data-vetch-boilerplate]").nodes() {
+    for node in crate::content::find::with_attr(doc, MARK) {
         if !node.parent().is_some_and(|p| p.has_attr(MARK)) {
             node.remove_from_parent();
         }

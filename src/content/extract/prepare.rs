@@ -459,10 +459,8 @@ pub(crate) fn tidy_fragment_links(links: &[NodeRef]) {
 
 /// The page's `<title>` (not an SVG one), whitespace-collapsed; `None` when empty.
 pub(crate) fn page_title(doc: &Document) -> Option<String> {
-    let titles = doc.select("title");
-    let node = titles
-        .nodes()
-        .iter()
+    // A walk, not `select` (see `crate::content::find`).
+    let node = crate::content::find::named(doc, "title")
         .find(|n| !n.ancestors_it(None).any(|a| a.has_name("svg")))?;
     let collapsed = collapse_whitespace(&node.text());
     (!collapsed.is_empty()).then_some(collapsed)
