@@ -577,7 +577,12 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
                     dom_query::NodeData::Text { contents } => (
                         crate::content::tidy::visible_chars(contents),
                         if words <= CONTROL_WORDS {
-                            contents.split_whitespace().count()
+                            // Past `CONTROL_WORDS` the count is only ever compared with
+                            // it: a paragraph's words need not all be counted.
+                            contents
+                                .split_whitespace()
+                                .take(CONTROL_WORDS + 1 - words)
+                                .count()
                         } else {
                             0
                         },
