@@ -26,6 +26,7 @@ use std::borrow::Cow;
 
 use dom_query::{Document, NodeData, NodeRef};
 
+use crate::content::find::is_json_ld;
 use crate::redact::controls::strip_controls;
 use crate::redact::unseen::element_breaks_words;
 use crate::redact::{Pieces, Redactor};
@@ -145,14 +146,6 @@ fn redact_runs(runs: &[Vec<NodeRef>], redactor: &Redactor) {
             redact_run(run, redactor);
         }
     }
-}
-
-/// `<script type="application/ld+json">`.
-fn is_json_ld(node: &NodeRef) -> bool {
-    node.has_name("script")
-        && node
-            .attr("type")
-            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
 }
 
 fn redact_attrs(node: &NodeRef, redactor: &Redactor) {

@@ -41,6 +41,21 @@ pub(crate) fn with_attr<'a>(doc: &'a Document, attr: &str) -> Vec<NodeRef<'a>> {
     nodes(doc).filter(|n| n.has_attr(attr)).collect()
 }
 
+/// `<script type="application/ld+json">`, the type trimmed and in any letter case: every
+/// element that readability's `script[type="application/ld+json"]` matches, and a few it
+/// may not (so a page without one surely has none for it).
+pub(crate) fn is_json_ld(node: &NodeRef) -> bool {
+    node.has_name("script")
+        && node
+            .attr("type")
+            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
+}
+
+/// Whether `doc` may hold JSON-LD for readability (see [`is_json_ld`]).
+pub(crate) fn has_json_ld(doc: &Document) -> bool {
+    named(doc, "script").any(|s| is_json_ld(&s))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,5 +94,35 @@ mod tests {
             ids(doc.select("[x]").nodes().to_vec())
         );
         assert!(!with_attr(doc, "x").is_empty());
+    }
+
+    /// What readability reads as JSON-LD is always seen: its selector finds nothing on a
+    /// page where [`has_json_ld`] is false.
+    #[test]
+    fn json_ld_is_seen_whatever_its_spelling() {
+        for (page, has) in [
+            (r#"<script type="application/ld+json">{}</script>"#, true),
+            (
+                r#"<body><script type=" Application/LD+JSON ">{}</script>"#,
+                true,
+            ),
+            (
+                r#"<svg><script type="application/ld+json">{}</script></svg>"#,
+                true,
+            ),
+            (r#"<script type="application/json">{}</script>"#, false),
+            (
+                r#"<script>{}</script><p type="application/ld+json">x</p>"#,
+                false,
+            ),
+        ] {
+            let doc = Document::from(page);
+            assert_eq!(has_json_ld(&doc), has, "{page}");
+            if !has {
+                assert!(doc
+                    .select(r#"script[type="application/ld+json"]"#)
+                    .is_empty());
+            }
+        }
     }
 }

@@ -585,7 +585,12 @@ fn readability_article(
 ) -> Option<Selected> {
     // `base` is an absolute http(s) URL, which is all dom_smoothie checks for.
     let url = base.map(url::Url::as_str);
-    let cfg = readability_config();
+    let mut cfg = readability_config();
+    // Readability looks for JSON-LD (its metadata, the title) by matching every node of
+    // the page against `script[type="application/ld+json"]`, and finds nothing on most
+    // pages: when none of the page's scripts can match (`again()` is the same tree), the
+    // search is skipped, and readability does what it does when it finds none.
+    cfg.disable_json_ld = !crate::content::find::has_json_ld(&doc);
     if !shape.page_id {
         let threshold = cfg
             .char_threshold
