@@ -149,6 +149,18 @@ fn redact_runs(runs: &[Vec<NodeRef>], redactor: &Redactor) {
 }
 
 fn redact_attrs(node: &NodeRef, redactor: &Redactor) {
+    // One look at the element first: most carry none of these (one `attr` per name costs a
+    // borrow of the tree and a search of the attributes each).
+    let printed = node.query_or(false, |n| {
+        n.as_element().is_some_and(|e| {
+            e.attrs
+                .iter()
+                .any(|a| PRINTED_ATTRS.contains(&&*a.name.local))
+        })
+    });
+    if !printed {
+        return;
+    }
     for name in PRINTED_ATTRS {
         let Some(value) = node.attr(name) else {
             continue;
