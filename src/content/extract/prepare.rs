@@ -121,22 +121,24 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                 continue;
             }
             elements += 1;
-            let (heavy, page_id, author) = child.query_or((false, false, false), |n| {
-                n.as_element().map_or((false, false, false), |e| {
-                    let heavy = e
-                        .attrs
-                        .iter()
-                        .any(|a| escape_cost(&a.value) > MAX_ESCAPE_COST);
-                    let page_id = e.attrs.iter().any(|a| {
-                        &*a.name.local == "id" && a.value.eq_ignore_ascii_case("readability-page-1")
-                    });
-                    let author = e
-                        .attrs
-                        .iter()
-                        .any(|a| names_author(&a.name.local, &a.value));
-                    (heavy, page_id, author)
-                })
-            });
+            let (heavy, page_id, author, bare) =
+                child.query_or((false, false, false, false), |n| {
+                    n.as_element().map_or((false, false, false, false), |e| {
+                        let heavy = e
+                            .attrs
+                            .iter()
+                            .any(|a| escape_cost(&a.value) > MAX_ESCAPE_COST);
+                        let page_id = e.attrs.iter().any(|a| {
+                            &*a.name.local == "id"
+                                && a.value.eq_ignore_ascii_case("readability-page-1")
+                        });
+                        let author = e
+                            .attrs
+                            .iter()
+                            .any(|a| names_author(&a.name.local, &a.value));
+                        (heavy, page_id, author, e.attrs.is_empty())
+                    })
+                });
             if heavy {
                 found.heavy_attrs.push(child);
             }
@@ -191,8 +193,10 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                         }
                     }
                     Kind::Noscript => found.noscripts.push(child),
-                    // A part of a sentence is never a banner.
-                    Kind::Container if in_line => {}
+                    // A part of a sentence is never a banner. A container with no
+                    // attributes (most `<p>`) has no id, class or role for the checks
+                    // below to read.
+                    Kind::Container if in_line || bare => {}
                     Kind::Container => {
                         if is_heading_slug(&child) {
                             found.slug_ids.push(child);
