@@ -132,20 +132,22 @@ pub(crate) fn prune(doc: &Document) -> Option<Root> {
             if !child.is_element() {
                 continue;
             }
-            let Some(tag) = child.qual_name_ref().map(|n| n.local.to_string()) else {
+            // The interned name (a copy, not an allocation; it must not borrow the tree).
+            let Some(local) = child.qual_name_ref().map(|n| n.local.clone()) else {
                 continue;
             };
+            let tag: &str = &local;
             if matches!(
-                tag.as_str(),
+                tag,
                 "pre" | "code" | "kbd" | "samp" | "script" | "style" | "svg" | "math"
             ) {
                 continue;
             }
             let own = stats.get(&child.id).copied().unwrap_or_default();
-            let rule = classify(&child, &tag, &own, &stats, &mut names);
+            let rule = classify(&child, tag, &own, &stats, &mut names);
             let keep = rule.is_none()
                 || protected.contains(&child.id)
-                || is_content_root(&child, &tag)
+                || is_content_root(&child, tag)
                 || (page_text > 0 && own.text.saturating_mul(3) >= page_text);
             if keep {
                 stack.push(child);
