@@ -243,16 +243,28 @@ fn content_root<'a>(
 /// of it: navigation, a sidebar, a footer, a comment section, a share bar, a control, a block
 /// the rules here name (by tag, ARIA role, or a whole word of its `class` or short `id`).
 pub(crate) fn is_aside(node: &NodeRef) -> bool {
-    let by_tag = node.qual_name_ref().is_some_and(|n| {
-        matches!(
-            &*n.local,
-            "nav" | "aside" | "footer" | "select" | "button" | "dialog" | "noscript"
-        )
-    });
+    // One look at the element: this runs for every element of the page, and an `attr` call
+    // per name (a borrow of the tree and a copy of the value each) cost more than the test.
+    node.query_or(false, |n| n.as_element().is_some_and(element_is_aside))
+}
+
+/// [`is_aside`] of the element itself.
+fn element_is_aside(e: &dom_query::Element) -> bool {
+    let by_tag = matches!(
+        &*e.name.local,
+        "nav" | "aside" | "footer" | "select" | "button" | "dialog" | "noscript"
+    );
     if by_tag {
         return true;
     }
-    if node.attr("role").is_some_and(|r| {
+    // The first attribute of that name, as `NodeRef::attr` finds it.
+    let attr = |name: &str| {
+        e.attrs
+            .iter()
+            .find(|a| &*a.name.local == name)
+            .map(|a| &*a.value)
+    };
+    if attr("role").is_some_and(|r| {
         matches!(
             r.trim(),
             "navigation" | "complementary" | "contentinfo" | "search" | "menu" | "menubar"
@@ -286,14 +298,14 @@ pub(crate) fn is_aside(node: &NodeRef) -> bool {
             ) || rule_of_word(w).is_some();
         });
     };
-    if let Some(class) = node.attr("class") {
-        check(&class);
+    if let Some(class) = attr("class") {
+        check(class);
     }
-    if let Some(id) = node.attr("id") {
+    if let Some(id) = attr("id") {
         let mut words = 0;
-        for_each_word(&id, |_| words += 1);
+        for_each_word(id, |_| words += 1);
         if words <= 3 {
-            check(&id);
+            check(id);
         }
     }
     aside
@@ -555,19 +567,26 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
             }
             continue;
         }
-        let (heading, article) = node.qual_name_ref().map_or((false, false), |n| {
-            let tag = &*n.local;
-            (
-                matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"),
-                tag == "article",
-            )
+        // Name and `itemprop` in one look at the element (as `NodeRef::attr`, the first
+        // attribute of that name).
+        let (heading, article) = node.query_or((false, false), |n| {
+            n.as_element().map_or((false, false), |e| {
+                let tag = &*e.name.local;
+                let article_body = || {
+                    e.attrs
+                        .iter()
+                        .find(|a| &*a.name.local == "itemprop")
+                        .is_some_and(|a| a.value.split_whitespace().any(|w| w == "articleBody"))
+                };
+                (
+                    matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"),
+                    tag == "article" || article_body(),
+                )
+            })
         });
         let mut own = TextStats {
             heading,
-            article: article
-                || node
-                    .attr("itemprop")
-                    .is_some_and(|v| v.split_whitespace().any(|w| w == "articleBody")),
+            article,
             ..TextStats::default()
         };
         let mut own_text = 0usize;
