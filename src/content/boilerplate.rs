@@ -108,14 +108,14 @@ const ROOT_OWN_LINKS: usize = 35;
 /// what is left of the block's elements and on each of its texts survive that. A `<span>`
 /// around a text changes neither readability's scores nor its link densities.
 pub(crate) fn prune(doc: &Document) -> Option<Root> {
-    let body = doc.select("body");
-    let body = body.nodes().first().copied()?;
+    // Walks, not `select` (see `crate::content::find`).
+    let body = crate::content::find::named(doc, "body").next()?;
     let stats = subtree_stats(&body)?;
     let page_text = stats.get(&body.id).map_or(0, |s| s.text);
     // The first <h1> and its ancestors are protected.
     let mut protected: Vec<NodeId> = Vec::new();
-    if let Some(h1) = doc.select("body h1").nodes().first() {
-        let mut at = Some(*h1);
+    if let Some(h1) = crate::content::find::named_within(doc, "body", "h1").next() {
+        let mut at = Some(h1);
         while let Some(node) = at {
             protected.push(node.id);
             at = node.parent();
@@ -132,20 +132,22 @@ pub(crate) fn prune(doc: &Document) -> Option<Root> {
             if !child.is_element() {
                 continue;
             }
-            let Some(tag) = child.qual_name_ref().map(|n| n.local.to_string()) else {
+            // The interned name (a copy, not an allocation; it must not borrow the tree).
+            let Some(local) = child.qual_name_ref().map(|n| n.local.clone()) else {
                 continue;
             };
+            let tag: &str = &local;
             if matches!(
-                tag.as_str(),
+                tag,
                 "pre" | "code" | "kbd" | "samp" | "script" | "style" | "svg" | "math"
             ) {
                 continue;
             }
             let own = stats.get(&child.id).copied().unwrap_or_default();
-            let rule = classify(&child, &tag, &own, &stats, &mut names);
+            let rule = classify(&child, tag, &own, &stats, &mut names);
             let keep = rule.is_none()
                 || protected.contains(&child.id)
-                || is_content_root(&child, &tag)
+                || is_content_root(&child, tag)
                 || (page_text > 0 && own.text.saturating_mul(3) >= page_text);
             if keep {
                 stack.push(child);
@@ -241,16 +243,28 @@ fn content_root<'a>(
 /// of it: navigation, a sidebar, a footer, a comment section, a share bar, a control, a block
 /// the rules here name (by tag, ARIA role, or a whole word of its `class` or short `id`).
 pub(crate) fn is_aside(node: &NodeRef) -> bool {
-    let by_tag = node.qual_name_ref().is_some_and(|n| {
-        matches!(
-            &*n.local,
-            "nav" | "aside" | "footer" | "select" | "button" | "dialog" | "noscript"
-        )
-    });
+    // One look at the element: this runs for every element of the page, and an `attr` call
+    // per name (a borrow of the tree and a copy of the value each) cost more than the test.
+    node.query_or(false, |n| n.as_element().is_some_and(element_is_aside))
+}
+
+/// [`is_aside`] of the element itself.
+fn element_is_aside(e: &dom_query::Element) -> bool {
+    let by_tag = matches!(
+        &*e.name.local,
+        "nav" | "aside" | "footer" | "select" | "button" | "dialog" | "noscript"
+    );
     if by_tag {
         return true;
     }
-    if node.attr("role").is_some_and(|r| {
+    // The first attribute of that name, as `NodeRef::attr` finds it.
+    let attr = |name: &str| {
+        e.attrs
+            .iter()
+            .find(|a| &*a.name.local == name)
+            .map(|a| &*a.value)
+    };
+    if attr("role").is_some_and(|r| {
         matches!(
             r.trim(),
             "navigation" | "complementary" | "contentinfo" | "search" | "menu" | "menubar"
@@ -284,14 +298,14 @@ pub(crate) fn is_aside(node: &NodeRef) -> bool {
             ) || rule_of_word(w).is_some();
         });
     };
-    if let Some(class) = node.attr("class") {
-        check(&class);
+    if let Some(class) = attr("class") {
+        check(class);
     }
-    if let Some(id) = node.attr("id") {
+    if let Some(id) = attr("id") {
         let mut words = 0;
-        for_each_word(&id, |_| words += 1);
+        for_each_word(id, |_| words += 1);
         if words <= 3 {
-            check(&id);
+            check(id);
         }
     }
     aside
@@ -345,7 +359,7 @@ pub(crate) fn remove_asides(root: &NodeRef) {
 /// go with it). Called on readability's document after it has chosen, and on the whole
 /// body before the fallback writes it.
 pub(crate) fn remove_marked(doc: &Document) {
-    for node in doc.select("[data-vetch-boilerplate]").nodes() {
+    for node in crate::content::find::with_attr(doc, MARK) {
         if !node.parent().is_some_and(|p| p.has_attr(MARK)) {
             node.remove_from_parent();
         }
@@ -553,19 +567,26 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
             }
             continue;
         }
-        let (heading, article) = node.qual_name_ref().map_or((false, false), |n| {
-            let tag = &*n.local;
-            (
-                matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"),
-                tag == "article",
-            )
+        // Name and `itemprop` in one look at the element (as `NodeRef::attr`, the first
+        // attribute of that name).
+        let (heading, article) = node.query_or((false, false), |n| {
+            n.as_element().map_or((false, false), |e| {
+                let tag = &*e.name.local;
+                let article_body = || {
+                    e.attrs
+                        .iter()
+                        .find(|a| &*a.name.local == "itemprop")
+                        .is_some_and(|a| a.value.split_whitespace().any(|w| w == "articleBody"))
+                };
+                (
+                    matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"),
+                    tag == "article" || article_body(),
+                )
+            })
         });
         let mut own = TextStats {
             heading,
-            article: article
-                || node
-                    .attr("itemprop")
-                    .is_some_and(|v| v.split_whitespace().any(|w| w == "articleBody")),
+            article,
             ..TextStats::default()
         };
         let mut own_text = 0usize;
@@ -577,7 +598,12 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
                     dom_query::NodeData::Text { contents } => (
                         crate::content::tidy::visible_chars(contents),
                         if words <= CONTROL_WORDS {
-                            contents.split_whitespace().count()
+                            // Past `CONTROL_WORDS` the count is only ever compared with
+                            // it: a paragraph's words need not all be counted.
+                            contents
+                                .split_whitespace()
+                                .take(CONTROL_WORDS + 1 - words)
+                                .count()
                         } else {
                             0
                         },

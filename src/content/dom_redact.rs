@@ -26,6 +26,7 @@ use std::borrow::Cow;
 
 use dom_query::{Document, NodeData, NodeRef};
 
+use crate::content::find::is_json_ld;
 use crate::redact::controls::strip_controls;
 use crate::redact::unseen::element_breaks_words;
 use crate::redact::{Pieces, Redactor};
@@ -147,15 +148,19 @@ fn redact_runs(runs: &[Vec<NodeRef>], redactor: &Redactor) {
     }
 }
 
-/// `<script type="application/ld+json">`.
-fn is_json_ld(node: &NodeRef) -> bool {
-    node.has_name("script")
-        && node
-            .attr("type")
-            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
-}
-
 fn redact_attrs(node: &NodeRef, redactor: &Redactor) {
+    // One look at the element first: most carry none of these (one `attr` per name costs a
+    // borrow of the tree and a search of the attributes each).
+    let printed = node.query_or(false, |n| {
+        n.as_element().is_some_and(|e| {
+            e.attrs
+                .iter()
+                .any(|a| PRINTED_ATTRS.contains(&&*a.name.local))
+        })
+    });
+    if !printed {
+        return;
+    }
     for name in PRINTED_ATTRS {
         let Some(value) = node.attr(name) else {
             continue;

@@ -12,6 +12,8 @@
 
 use dom_query::Document;
 
+use crate::content::find::named_within;
+
 /// A `<h1>` longer than this (collapsed) is not a headline.
 const MAX_HEADLINE: usize = 300;
 
@@ -21,14 +23,14 @@ const MAX_HEADLINE: usize = 300;
 /// lone `<h1>` in the page header is the site's logo as often as the headline). `None`
 /// when there is no such `<h1>`.
 pub(crate) fn page_h1(doc: &Document) -> Option<String> {
-    let title = doc
-        .select("head title")
-        .nodes()
-        .first()
+    // Walks, not `select` (see `crate::content::find`).
+    let title = named_within(doc, "head", "title")
+        .next()
         .map(|t| collapse(&t.text()))
         .unwrap_or_default();
+    let h1s: Vec<_> = named_within(doc, "body", "h1").take(16).collect();
     let mut outside_chrome: Option<String> = None;
-    for h1 in doc.select("body h1").nodes().iter().take(16) {
+    for h1 in &h1s {
         let text = collapse(&h1.text());
         if text.is_empty() || text.chars().count() > MAX_HEADLINE {
             continue;

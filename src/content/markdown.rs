@@ -22,7 +22,7 @@
 //! What it must never do: panic, or take more than linear time. It recurses once per level
 //! of nesting, which the caller bounds ([`crate::content::parse::MAX_DEPTH`]).
 
-use dom_query::{NodeData, NodeRef};
+use dom_query::{LocalName, NodeData, NodeRef};
 
 use crate::content::inline::is_block_element;
 
@@ -147,9 +147,10 @@ fn classify(name: &str) -> Tag {
     }
 }
 
-/// The element's local name, owned (no borrow of the tree is kept across the walk).
-fn tag_name(node: &NodeRef) -> Option<String> {
-    node.qual_name_ref().map(|n| n.local.to_string())
+/// The element's local name, owned (no borrow of the tree is kept across the walk): the
+/// interned atom itself, which for the names HTML knows is a copy, not an allocation.
+fn tag_name(node: &NodeRef) -> Option<LocalName> {
+    node.qual_name_ref().map(|n| n.local.clone())
 }
 
 /// Write one node into `output` (htmd's `walk_node`).
@@ -169,14 +170,15 @@ fn walk_node(
         });
         return;
     }
-    let Some(name) = tag_name(node) else {
+    let Some(local) = tag_name(node) else {
         // The document root or a fragment: its children; comments and doctypes: nothing.
         if node.is_document() || node.is_fragment() {
             walk_children_into(node, output, true, in_pre, Some("html"));
         }
         return;
     };
-    let tag = classify(&name);
+    let name: &str = &local;
+    let tag = classify(name);
     if in_pre && !matches!(tag, Tag::Pre | Tag::Code | Tag::Skipped) {
         // Inside code every character is literal: markup within it (a link in a `<pre>`,
         // `<b>` in a listing) is written as its text, never as Markdown syntax that would
@@ -184,14 +186,14 @@ fn walk_node(
         match tag {
             Tag::Br => output.push('\n'),
             Tag::Img => {}
-            _ => walk_children_into(node, output, false, in_pre, Some(&name)),
+            _ => walk_children_into(node, output, false, in_pre, Some(name)),
         }
         return;
     }
     match tag {
         Tag::Span => {
             let mut content = String::new();
-            walk_children_into(node, &mut content, false, in_pre, Some(&name));
+            walk_children_into(node, &mut content, false, in_pre, Some(name));
             if !in_pre {
                 trim_newlines(&mut content);
             }
@@ -199,12 +201,12 @@ fn walk_node(
         }
         Tag::Other => {
             let mut content = String::new();
-            walk_children_into(node, &mut content, false, in_pre, Some(&name));
+            walk_children_into(node, &mut content, false, in_pre, Some(name));
             append_normalized(output, content, in_pre);
         }
         Tag::Script(sup) => {
             let mut content = String::new();
-            walk_children_into(node, &mut content, false, in_pre, Some(&name));
+            walk_children_into(node, &mut content, false, in_pre, Some(name));
             if in_pre {
                 append_normalized(output, content, in_pre);
                 return;
@@ -230,7 +232,7 @@ fn walk_node(
             append_normalized(output, marked, in_pre);
         }
         tag => {
-            if let Some(content) = handle(node, &name, tag, in_pre) {
+            if let Some(content) = handle(node, name, tag, in_pre) {
                 if !content.is_empty() || name != "head" {
                     append_normalized(output, content, in_pre);
                 }
@@ -301,6 +303,15 @@ fn write_text(
             text
         };
         output.push_str(text);
+        return;
+    }
+    if text.bytes().all(|b| b.is_ascii_whitespace()) {
+        // Whitespace between blocks (the `\n` between two paragraphs), the commonest text
+        // that is not plain: no escape applies and it compresses to one space, which is
+        // written as below.
+        if !(trim_leading_spaces || last_ends_with_space) {
+            output.push(' ');
+        }
         return;
     }
     let escaped = escape_text(text);
@@ -714,7 +725,7 @@ fn table(node: &NodeRef, name: &str, in_pre: bool) -> String {
         let Some(child_name) = tag_name(&child) else {
             continue;
         };
-        match child_name.as_str() {
+        match &*child_name {
             "caption" => {
                 captions.push(
                     handle_alone(&child, in_pre)
@@ -841,7 +852,7 @@ fn has_header_cells(table: &NodeRef) -> bool {
         let Some(name) = tag_name(&node) else {
             continue;
         };
-        match name.as_str() {
+        match &*name {
             "table" => continue,
             "th" | "thead" => return true,
             _ => stack.extend(node.children_it(false)),

@@ -4,14 +4,15 @@
 //! usability checks in their fixed order). Pure CPU work: no I/O.
 //!
 //! Below them, shared without circles: [`parse`] (bounded parsing), [`visible`] (what a
-//! person sees), [`measure`] (symbol runs, readable length), [`tidy`], [`inline`] and
-//! [`cancel`] (the cancellation flag).
+//! person sees), [`measure`] (symbol runs, readable length), [`tidy`], [`inline`],
+//! [`find`] (simple selectors as walks) and [`cancel`] (the cancellation flag).
 
 pub mod boilerplate;
 pub mod cancel;
 pub mod decode;
 pub mod dom_redact;
 pub mod extract;
+pub(crate) mod find;
 pub mod headline;
 pub mod inline;
 pub mod interstitial;

@@ -298,7 +298,10 @@ fn extract_html(
         text_mode,
         headline: !text_mode || title.is_none(),
     };
-    let article = guarded(|| readable(doc, base, top, shape, again)).flatten();
+    // Only a page whose tree is kept may widen readability's pick (a thread's posts, a tab
+    // group, a product's body, the content root: see `wider_root`).
+    let widen = spare.is_some();
+    let article = guarded(|| readable(doc, base, top, shape, widen, again)).flatten();
     if cancelled() {
         return Extracted::default();
     }
@@ -306,7 +309,7 @@ fn extract_html(
         if has_visible_chars(&found.text, MIN_ARTICLE_CHARS) {
             let wider = spare
                 .take()
-                .filter(|_| root.is_some() || shape.tabs || shape.product || found.anchor.is_some())
+                .filter(|_| widen)
                 .and_then(|spare| guarded(|| wider_root(spare, root, shape, found, base, top)))
                 .flatten();
             let text = wider.unwrap_or_else(|| found.text.clone());
@@ -369,12 +372,15 @@ fn last_resort_text(body: &str) -> String {
 /// Readability's selection rendered in the requested form; `None` when it finds nothing.
 ///
 /// `again` gives the same prepared tree as `doc` once more, for the rare page that needs
-/// readability's full run (see [`readability_article`]).
+/// readability's full run (see [`readability_article`]). `widen`: [`wider_root`] may run
+/// on the result, so the pick is measured for it ([`Readable::picked`]); most pages have
+/// neither a content root nor tab panels, and the count is one more walk over the pick.
 fn readable(
     doc: Document,
     base: Option<&url::Url>,
     top: Top,
     shape: Shape,
+    widen: bool,
     again: impl FnOnce() -> Document,
 ) -> Option<Readable> {
     // Read before readability renames it to <h2> (see `content::headline`).
@@ -395,8 +401,14 @@ fn readable(
     let root_node = NodeRef::new(root, &doc.tree);
     // Measured on the tree, not on what is written: the same in every mode (Markdown's
     // link targets and syntax made a pick look larger than in plain text).
-    let picked = kinds::text_chars(&root_node);
-    let anchor = tabs::anchor_of(&root_node, ANCHOR_CHARS);
+    let picked = if widen {
+        kinds::text_chars(&root_node)
+    } else {
+        0
+    };
+    let anchor = widen
+        .then(|| tabs::anchor_of(&root_node, ANCHOR_CHARS))
+        .flatten();
     let root = Selection::from(root_node);
     let body = if top.text_mode {
         selection_text(&root, doc)
@@ -427,11 +439,12 @@ struct Readable {
     text: String,
     title: String,
     page_h1: Option<String>,
-    /// Visible characters of readability's pick, counted on the tree.
+    /// Visible characters of readability's pick, counted on the tree; only when
+    /// [`wider_root`] may run (0 otherwise, and then never read).
     picked: usize,
-    /// On a page with tab panels or a product page, the pick's first text of
-    /// [`ANCHOR_CHARS`] visible characters or more, whitespace collapsed (see
-    /// [`tabs::mark_group_of`], and [`wider_root`] on a product page).
+    /// When [`wider_root`] may run, the pick's first text of [`ANCHOR_CHARS`] visible
+    /// characters or more, whitespace collapsed (see [`tabs::mark_group_of`],
+    /// [`posts::mark_thread_of`], and [`wider_root`] on a product page).
     anchor: Option<String>,
 }
 
@@ -614,7 +627,12 @@ fn readability_article(
 ) -> Option<Selected> {
     // `base` is an absolute http(s) URL, which is all dom_smoothie checks for.
     let url = base.map(url::Url::as_str);
-    let cfg = readability_config();
+    let mut cfg = readability_config();
+    // Readability looks for JSON-LD (its metadata, the title) by matching every node of
+    // the page against `script[type="application/ld+json"]`, and finds nothing on most
+    // pages: when none of the page's scripts can match (`again()` is the same tree), the
+    // search is skipped, and readability does what it does when it finds none.
+    cfg.disable_json_ld = !crate::content::find::has_json_ld(&doc);
     if !shape.page_id {
         let threshold = cfg
             .char_threshold

@@ -132,26 +132,27 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                 continue;
             }
             elements += 1;
-            let (heavy, page_id, author, product) =
-                child.query_or((false, false, false, false), |n| {
-                    n.as_element().map_or((false, false, false, false), |e| {
-                        let heavy = e
-                            .attrs
-                            .iter()
-                            .any(|a| escape_cost(&a.value) > MAX_ESCAPE_COST);
-                        let page_id = e.attrs.iter().any(|a| {
-                            &*a.name.local == "id"
-                                && a.value.eq_ignore_ascii_case("readability-page-1")
-                        });
-                        let author = e
-                            .attrs
-                            .iter()
-                            .any(|a| names_author(&a.name.local, &a.value));
-                        let product = e.attrs.iter().any(|a| {
-                            &*a.name.local == "itemtype" && itemtype_names_product(&a.value)
-                        });
-                        (heavy, page_id, author, product)
-                    })
+            let (heavy, page_id, author, product, bare) =
+                child.query_or((false, false, false, false, false), |n| {
+                    n.as_element()
+                        .map_or((false, false, false, false, false), |e| {
+                            let heavy = e
+                                .attrs
+                                .iter()
+                                .any(|a| escape_cost(&a.value) > MAX_ESCAPE_COST);
+                            let page_id = e.attrs.iter().any(|a| {
+                                &*a.name.local == "id"
+                                    && a.value.eq_ignore_ascii_case("readability-page-1")
+                            });
+                            let author = e
+                                .attrs
+                                .iter()
+                                .any(|a| names_author(&a.name.local, &a.value));
+                            let product = e.attrs.iter().any(|a| {
+                                &*a.name.local == "itemtype" && itemtype_names_product(&a.value)
+                            });
+                            (heavy, page_id, author, product, e.attrs.is_empty())
+                        })
                 });
             found.product_items += usize::from(product);
             if heavy {
@@ -221,8 +222,10 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                                 .map_or(PageType::Other, |c| PageType::of_og_type(&c));
                         }
                     }
-                    // A part of a sentence is never a banner.
-                    Kind::Container if in_line => {}
+                    // A part of a sentence is never a banner. A container with no
+                    // attributes (most `<p>`) has no id, class or role for the checks
+                    // below to read.
+                    Kind::Container if in_line || bare => {}
                     Kind::Container => {
                         if is_heading_slug(&child) {
                             found.slug_ids.push(child);
@@ -496,10 +499,8 @@ pub(crate) fn tidy_fragment_links(links: &[NodeRef]) {
 
 /// The page's `<title>` (not an SVG one), whitespace-collapsed; `None` when empty.
 pub(crate) fn page_title(doc: &Document) -> Option<String> {
-    let titles = doc.select("title");
-    let node = titles
-        .nodes()
-        .iter()
+    // A walk, not `select` (see `crate::content::find`).
+    let node = crate::content::find::named(doc, "title")
         .find(|n| !n.ancestors_it(None).any(|a| a.has_name("svg")))?;
     let collapsed = collapse_whitespace(&node.text());
     (!collapsed.is_empty()).then_some(collapsed)
