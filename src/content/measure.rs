@@ -221,28 +221,10 @@ pub(crate) fn ascii_line_runs(
     runs: &mut Vec<std::ops::Range<usize>>,
 ) {
     let b = line.as_bytes();
-    let mut tok_start = 0usize;
-    let mut alnum = 0usize;
-    // The last token ends at the end of the line, as after a separator.
-    for (i, class) in b
-        .iter()
-        .map(|&c| BYTE_CLASS[usize::from(c)])
-        .chain([SPACE])
-        .enumerate()
-    {
-        if class != SPACE {
-            alnum += usize::from(class == ALNUM);
-            continue;
-        }
+    for (tok_start, i, counted) in ascii_tokens(b) {
         let n = i - tok_start;
         let (start, end) = (line_start + tok_start, line_start + i);
-        let counted = std::mem::take(&mut alnum);
-        let token = &b[tok_start..i];
-        tok_start = i + 1;
-        if n == 0 {
-            continue;
-        }
-        if ascii_is_word(token, counted) {
+        if ascii_is_word(&b[tok_start..i], counted) {
             if let Some((s, e, m)) = run.take() {
                 if m >= min {
                     runs.push(s..e);
@@ -255,6 +237,26 @@ pub(crate) fn ascii_line_runs(
             });
         }
     }
+}
+
+/// The tokens of an ASCII line, split at every byte `char::is_whitespace` accepts, in one
+/// pass over its bytes: (start, end, alphanumeric bytes) of each non-empty one. The last
+/// token ends at the end of the line, as after a separator.
+fn ascii_tokens(b: &[u8]) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+    let (mut start, mut alnum) = (0usize, 0usize);
+    b.iter()
+        .map(|&c| BYTE_CLASS[usize::from(c)])
+        .chain([SPACE])
+        .enumerate()
+        .filter_map(move |(i, class)| {
+            if class != SPACE {
+                alnum += usize::from(class == ALNUM);
+                return None;
+            }
+            let token = (start, i, std::mem::take(&mut alnum));
+            start = i + 1;
+            (i > token.0).then_some(token)
+        })
 }
 
 /// [`is_word`] for an ASCII token whose alphanumeric bytes were counted already.
@@ -313,23 +315,8 @@ pub fn readable_len(text: &str, cap: usize) -> usize {
             // Nearly every line: the same tokens and the same `is_word` decisions in one
             // pass over the bytes, as in `ascii_line_runs` (a character is a byte).
             let b = line.as_bytes();
-            let (mut start, mut alnum) = (0usize, 0usize);
-            for (i, class) in b
-                .iter()
-                .map(|&c| BYTE_CLASS[usize::from(c)])
-                .chain([SPACE])
-                .enumerate()
-            {
-                if class != SPACE {
-                    alnum += usize::from(class == ALNUM);
-                    continue;
-                }
-                let token = &b[start..i];
-                let counted = std::mem::take(&mut alnum);
-                start = i + 1;
-                if token.is_empty() {
-                    continue;
-                }
+            for (start, end, counted) in ascii_tokens(b) {
+                let token = &b[start..end];
                 let word = words_only || ascii_is_word(token, counted);
                 if tally.token(token.len(), word, cap) {
                     return cap;
