@@ -309,7 +309,6 @@ fn extract_html(
         if has_visible_chars(&found.text, MIN_ARTICLE_CHARS) {
             let wider = spare
                 .take()
-                .filter(|_| widen)
                 .and_then(|spare| guarded(|| wider_root(spare, root, shape, found, base, top)))
                 .flatten();
             let text = wider.unwrap_or_else(|| found.text.clone());
@@ -373,8 +372,8 @@ fn last_resort_text(body: &str) -> String {
 ///
 /// `again` gives the same prepared tree as `doc` once more, for the rare page that needs
 /// readability's full run (see [`readability_article`]). `widen`: [`wider_root`] may run
-/// on the result, so the pick is measured for it ([`Readable::picked`]); most pages have
-/// neither a content root nor tab panels, and the count is one more walk over the pick.
+/// on the result (the page's tree is kept), so the pick is measured for it
+/// ([`Readable::picked`], [`Readable::anchor`]); a large page's is not.
 fn readable(
     doc: Document,
     base: Option<&url::Url>,
@@ -499,15 +498,15 @@ fn wider_root(
     top: Top,
 ) -> Option<String> {
     // A pick in one panel of a tab group: the group (see `tabs`).
+    let group = |group: Option<NodeRef>, mark: &str| {
+        // A form in a panel or under posts is where a reader writes a review or a reply.
+        Selection::from(group?).select("form").remove();
+        write_marked(&spare, mark, found.picked, found, base, top)
+    };
     if let Some(anchor) = &found.anchor {
-        if let Some(group) = tabs::mark_group_of(&spare, anchor, found.picked) {
-            // A form in a panel is where a reader writes a review or a question.
-            Selection::from(group).select("form").remove();
-            if let Some(text) =
-                write_marked(&spare, tabs::GROUP_MARK, found.picked, found, base, top)
-            {
-                return Some(text);
-            }
+        let tab_group = tabs::mark_group_of(&spare, anchor, found.picked);
+        if let Some(text) = group(tab_group, tabs::GROUP_MARK) {
+            return Some(text);
         }
     }
     if shape.product {
@@ -529,14 +528,9 @@ fn wider_root(
     }
     // A pick in one post of a thread: the thread (see `posts`).
     if let Some(anchor) = &found.anchor {
-        if let Some(thread) = posts::mark_thread_of(&spare, anchor, found.picked) {
-            // A form under the posts is where a reader writes a reply.
-            Selection::from(thread).select("form").remove();
-            if let Some(text) =
-                write_marked(&spare, posts::THREAD_MARK, found.picked, found, base, top)
-            {
-                return Some(text);
-            }
+        let thread = posts::mark_thread_of(&spare, anchor, found.picked);
+        if let Some(text) = group(thread, posts::THREAD_MARK) {
+            return Some(text);
         }
     }
     let Root { weight, list } = root?;

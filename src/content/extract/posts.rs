@@ -61,20 +61,22 @@ pub(crate) fn mark_thread_of<'a>(
         let chars = text_chars(&node);
         if picked.saturating_mul(100) <= chars.saturating_mul(POST_SHARE) {
             if let Some(shape) = shape_of(&node) {
-                let alike: Vec<NodeRef> = parent
+                // The siblings built alike, with their visible characters.
+                let alike: Vec<(NodeRef, usize)> = parent
                     .element_children()
                     .into_iter()
                     .filter(|c| shape_of(c).as_ref() == Some(&shape))
+                    .map(|c| {
+                        let chars = text_chars(&c);
+                        (c, chars)
+                    })
                     .collect();
-                let posts = alike
-                    .iter()
-                    .filter(|c| text_chars(c) >= POST_MIN_CHARS)
-                    .count();
-                let teasers = alike.iter().any(|c| {
-                    link_chars(c).saturating_mul(100) > text_chars(c).saturating_mul(POST_LINKS)
+                let posts = alike.iter().filter(|(_, c)| *c >= POST_MIN_CHARS).count();
+                let teasers = alike.iter().any(|(post, chars)| {
+                    link_chars(post).saturating_mul(100) > chars.saturating_mul(POST_LINKS)
                 });
                 if posts >= MIN_POSTS && !teasers {
-                    let posts: usize = alike.iter().map(text_chars).sum();
+                    let posts: usize = alike.iter().map(|(_, c)| c).sum();
                     if posts.saturating_mul(100) >= text_chars(&parent).saturating_mul(THREAD_SHARE)
                     {
                         parent.set_attr(THREAD_MARK, "");

@@ -17,6 +17,7 @@ use super::kinds::{
 };
 use super::product::{is_product_page, itemtype_names_product, json_ld_names_product, PageType};
 use super::tabs::{is_tab_panel, TAB_MARK};
+use crate::content::find::is_json_ld;
 
 /// What the preparation learnt about the prepared tree, for [`readability_article`].
 #[derive(Clone, Copy, Default)]
@@ -285,11 +286,10 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
     flatten_author_lines(doc, &found.authors);
     shape.tabs = !found.tab_panels.is_empty();
     shape.product = is_product_page(found.og_type, found.product_items, || {
-        found.scripts.iter().any(|s| {
-            s.attr("type")
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
-                && json_ld_names_product(&s.text())
-        })
+        found
+            .scripts
+            .iter()
+            .any(|s| is_json_ld(s) && json_ld_names_product(&s.text()))
     });
     for node in found.tab_panels {
         node.set_attr(TAB_MARK, "");
