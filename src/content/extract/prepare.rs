@@ -39,6 +39,9 @@ pub(crate) struct Found<'a> {
     title: Option<NodeRef<'a>>,
     too_deep: Vec<NodeRef<'a>>,
     consent: Vec<NodeRef<'a>>,
+    /// Dialogs (`<dialog>`, `role=dialog`/`alertdialog`, `aria-modal=true`): a consent
+    /// banner when they speak of cookies (see [`remove_consent_dialogs`]).
+    dialogs: Vec<NodeRef<'a>>,
     pres: Vec<NodeRef<'a>>,
     tables: Vec<NodeRef<'a>>,
     fragment_links: Vec<NodeRef<'a>>,
@@ -241,6 +244,8 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                         names.make_ascii_lowercase();
                         if names_consent_banner(&names) {
                             found.consent.push(child);
+                        } else if is_dialog(&child) {
+                            found.dialogs.push(child);
                         }
                         if names.contains("comment") {
                             found.comments.push(child);
@@ -311,6 +316,7 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
         });
     }
     remove_consent_banners(&found.consent);
+    remove_consent_dialogs(&found.dialogs);
     normalize_code_blocks(doc, &found.pres);
     shape.cells += normalize_tables(doc, &found.tables);
     tidy_fragment_links(&found.fragment_links);
@@ -558,6 +564,37 @@ pub(crate) fn remove_consent_banners(candidates: &[NodeRef]) {
             node.remove_from_parent();
         }
     }
+}
+
+/// A dialog: `<dialog>`, `role=dialog` or `alertdialog`, or `aria-modal=true`.
+pub(crate) fn is_dialog(node: &NodeRef) -> bool {
+    node.has_name("dialog")
+        || node.attr("role").is_some_and(|r| {
+            r.split_ascii_whitespace()
+                .any(|r| r.eq_ignore_ascii_case("dialog") || r.eq_ignore_ascii_case("alertdialog"))
+        })
+        || node
+            .attr("aria-modal")
+            .is_some_and(|m| m.trim().eq_ignore_ascii_case("true"))
+}
+
+/// Drop consent dialogs that no id or class names: dialogs that speak of cookies, are short
+/// and do not wrap the page's main content (Amazon's `<form role=dialog id=cos-banner>`
+/// "Select your cookie preferences", which readability would otherwise pick on a page whose
+/// product is written in spans and tables).
+pub(crate) fn remove_consent_dialogs(candidates: &[NodeRef]) {
+    for node in candidates {
+        if node.normalized_char_count() < 3000 && mentions_cookies(&node.text()) {
+            remove_consent_banners(std::slice::from_ref(node));
+        }
+    }
+}
+
+/// Whether `text` names cookies (any letter case).
+pub(crate) fn mentions_cookies(text: &str) -> bool {
+    text.as_bytes()
+        .windows(6)
+        .any(|w| w.eq_ignore_ascii_case(b"cookie"))
 }
 
 /// Make every `<pre>` hold one `<code>` (so the writer fences it) and put the language, when

@@ -907,6 +907,53 @@ mod pipeline {
         assert!(!names_consent_banner("content container "));
     }
 
+    /// A consent dialog no id or class names (Amazon's `<form role=dialog id=cos-banner>`)
+    /// on a page whose product is written in spans and tables: readability picked the
+    /// dialog's paragraphs, and the agent got a cookie notice as the page.
+    #[test]
+    fn an_unnamed_consent_dialog_is_not_the_page() {
+        let cookie = "We use cookies and similar tools that are necessary to enable you to make \
+                      purchases, to enhance your shopping experiences and to provide our services, \
+                      as detailed in our Cookie notice. We also use these cookies to understand how \
+                      customers use our services, for example, by measuring site visits, so we can \
+                      make improvements.";
+        let spec =
+            |i: usize| format!("<tr><th>Feature {i}</th><td>Value {i}, rated, tested</td></tr>");
+        let specs: String = (0..30).map(spec).collect();
+        let page = format!(
+            "<html><head><title>Earbuds</title></head><body>\
+             <form method=post role=dialog id=cos-banner><h4>Select your cookie preferences</h4>\
+             <p>{cookie}</p><p>{cookie}</p><p>{cookie}</p>\
+             <span>Accept</span><span>Decline</span></form>\
+             <div id=dp><span id=productTitle>Noise-cancelling earbuds, second generation</span>\
+             <table>{specs}</table></div></body></html>"
+        );
+        for mode in [ExtractMode::Text, ExtractMode::Markdown] {
+            let out = extract(&page, BodyKind::Html, mode, None);
+            assert!(
+                !out.text.contains("We use cookies"),
+                "{mode:?}:\n{}",
+                out.text
+            );
+            assert!(
+                out.text.contains("Value 29, rated, tested"),
+                "{mode:?}:\n{}",
+                out.text
+            );
+        }
+        // A dialog that says nothing of cookies stays where it is, and so does one that
+        // holds the page's heading (it wraps the content).
+        let doc = parse(
+            "<body><div role=dialog id=a>Sign in to continue</div>\
+             <div aria-modal=true id=b><h1>Cookies we bake</h1>Butter, sugar</div>\
+             <dialog id=c>Accept cookies?</dialog></body>",
+        );
+        prepare(&doc);
+        assert!(doc.select("#a").exists());
+        assert!(doc.select("#b").exists());
+        assert!(!doc.select("#c").exists());
+    }
+
     #[test]
     fn inline_runs_merge_before_writing() {
         let html = "<p>Say <b>he</b><strong>llo</strong><b class=\"x\">!</b> <i>a</i><em>b</em> \
