@@ -40,6 +40,7 @@
 //! synchronous and keeps them local. [`extract`] is CPU-bound (tens of milliseconds per
 //! MB of HTML), so async callers should run it in `tokio::task::spawn_blocking`.
 
+mod answers;
 mod json;
 mod kinds;
 #[cfg(test)]
@@ -283,8 +284,9 @@ fn extract_html(
     // often need the whole-body fallback, and copying a tree costs a fraction of parsing,
     // preparing and redacting it again: keep a copy of theirs.
     // A product page's is kept whatever its size: its pick is weighed against its whole
-    // body (see `product`), and shops' pages are large.
-    let mut spare = (body.len() <= SPARE_TREE_MAX_BYTES || shape.product).then(|| doc.clone());
+    // body (see `product`), and shops' pages are large; so is a Q&A page's (see `answers`).
+    let keep = body.len() <= SPARE_TREE_MAX_BYTES || shape.product || shape.question;
+    let mut spare = keep.then(|| doc.clone());
     // Readability's full run needs the prepared tree again (see `readable`): a copy of the
     // spare, or for a large page a second parse (the same tree: every step is
     // deterministic).
@@ -524,6 +526,14 @@ fn wider_root(
             if let Some(text) = written {
                 return Some(text);
             }
+        }
+    }
+    // A pick in a question that has answers, or in one of its answers: the question with
+    // its answers (see `answers`).
+    if let Some(anchor) = found.anchor.as_ref().filter(|_| shape.question) {
+        let question = answers::mark_question_of(&spare, anchor);
+        if let Some(text) = group(question, answers::QUESTION_MARK) {
+            return Some(text);
         }
     }
     // A pick in one post of a thread: the thread (see `posts`).

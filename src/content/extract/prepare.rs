@@ -11,6 +11,7 @@ use crate::content::inline::{merge_inline_runs, unwrap_element};
 use crate::content::parse::MAX_DEPTH;
 use crate::content::tidy::collapse_whitespace;
 
+use super::answers::itemtype_names;
 use super::kinds::{
     flatten_author_lines, is_heading_slug, keep_comment_thread, names_author,
     unwrap_noscript_content,
@@ -30,6 +31,8 @@ pub(crate) struct Shape {
     pub(crate) tabs: bool,
     /// The page names itself a product (see [`super::product`]).
     pub(crate) product: bool,
+    /// Some element is a microdata `Question` item (see [`super::answers`]).
+    pub(crate) question: bool,
 }
 
 /// The elements the preparation works on, found in one walk over the tree (each
@@ -93,6 +96,28 @@ pub(crate) fn in_flow(parent: &NodeRef) -> bool {
 /// A parent with at least this many child elements gets [`merge_inline_runs`].
 pub(crate) const CROWDED: usize = 32;
 
+/// What a microdata `itemtype` makes an element, for [`Shape`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Item {
+    None,
+    /// A product (see [`super::product`]).
+    Product,
+    /// A question (see [`super::answers`]).
+    Question,
+}
+
+impl Item {
+    fn of_itemtype(itemtype: &str) -> Self {
+        if itemtype_names_product(itemtype) {
+            Item::Product
+        } else if itemtype_names(itemtype, "Question") {
+            Item::Question
+        } else {
+            Item::None
+        }
+    }
+}
+
 #[derive(Clone, Copy)]
 pub(crate) enum Kind {
     Title,
@@ -136,10 +161,10 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                 continue;
             }
             elements += 1;
-            let (heavy, page_id, author, product, bare) =
-                child.query_or((false, false, false, false, false), |n| {
+            let (heavy, page_id, author, item, bare) =
+                child.query_or((false, false, false, Item::None, false), |n| {
                     n.as_element()
-                        .map_or((false, false, false, false, false), |e| {
+                        .map_or((false, false, false, Item::None, false), |e| {
                             let heavy = e
                                 .attrs
                                 .iter()
@@ -152,13 +177,16 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                                 .attrs
                                 .iter()
                                 .any(|a| names_author(&a.name.local, &a.value));
-                            let product = e.attrs.iter().any(|a| {
-                                &*a.name.local == "itemtype" && itemtype_names_product(&a.value)
-                            });
-                            (heavy, page_id, author, product, e.attrs.is_empty())
+                            let item = e
+                                .attrs
+                                .iter()
+                                .find(|a| &*a.name.local == "itemtype")
+                                .map_or(Item::None, |a| Item::of_itemtype(&a.value));
+                            (heavy, page_id, author, item, e.attrs.is_empty())
                         })
                 });
-            found.product_items += usize::from(product);
+            found.product_items += usize::from(item == Item::Product);
+            shape.question |= item == Item::Question;
             if heavy {
                 found.heavy_attrs.push(child);
             }

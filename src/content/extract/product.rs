@@ -33,12 +33,17 @@ const PRODUCT_TYPES: &[&str] = &[
 /// Whether a schema.org type name or IRI (`Product`, `schema:Product`,
 /// `https://schema.org/Product`) is a product type.
 pub(crate) fn names_product_type(value: &str) -> bool {
-    let name = value
+    PRODUCT_TYPES.contains(&schema_type(value))
+}
+
+/// A schema.org type's name: the last segment of its IRI (`schema:Product`,
+/// `https://schema.org/Product` and `Product` all name `Product`).
+pub(crate) fn schema_type(value: &str) -> &str {
+    value
         .trim()
         .rsplit(['/', ':', '#'])
         .next()
-        .unwrap_or_default();
-    PRODUCT_TYPES.contains(&name)
+        .unwrap_or_default()
 }
 
 /// Whether a microdata `itemtype` (one or more IRIs, space-separated) names a product.

@@ -907,6 +907,74 @@ mod pipeline {
         assert!(!names_consent_banner("content container "));
     }
 
+    /// A Q&A page marked up as Stack Exchange marks it: readability picks the longest answer
+    /// (on Stack Exchange's pages, among votes, comments and user cards), and the answers
+    /// built alike make a thread without the question; the question item is written, with
+    /// the question and every answer.
+    #[test]
+    fn a_question_comes_with_its_answers() {
+        let question = "My book gives Ich wurde ausgeraubt for I was robbed, but would that not \
+                        translate to I became robbed, with the verb werden?";
+        let long = "The passive voice in German is built with werden, and its simple past is \
+                    wurde: so Ich wurde ausgeraubt says that someone robbed you.";
+        let short = [
+            "War would describe the state you were in afterwards, which is rarer.",
+            "Compare Ich bin ausgeraubt worden, the perfect tense of the same passive.",
+        ];
+        let answer = |body: &str| {
+            format!(
+                "<div class=\"answer js-answer\" itemprop=suggestedAnswer itemscope \
+                 itemtype=\"https://schema.org/Answer\"><div class=s-prose>{body}</div>\
+                 <div class=user-details>answered by Ann</div></div>"
+            )
+        };
+        let longest = (0..6).map(|_| format!("<p>{long}</p>")).collect::<String>();
+        let page = format!(
+            "<html><head><title>wurde or war?</title></head><body itemscope \
+             itemtype=\"https://schema.org/QAPage\"><nav><a href=/>Home</a></nav>\
+             <div id=content><div itemprop=mainEntity itemscope \
+             itemtype=\"https://schema.org/Question\"><h1 itemprop=name>wurde or war?</h1>\
+             <div class=question><div class=s-prose><p>{question}</p></div>\
+             <div class=user-details>asked by Bo</div></div>\
+             <div id=answers><h2>3 Answers</h2>{}{}{}</div>\
+             <form id=post-form><h2>Your Answer</h2><textarea></textarea></form></div>\
+             <div id=sidebar><p>Hot network questions</p></div></div></body></html>",
+            answer(&longest),
+            answer(&format!("<p>{}</p>", short[0])),
+            answer(&format!("<p>{}</p>", short[1])),
+        );
+        // Readability's pick on such a page: the longest answer's body.
+        let found = Readable {
+            text: long.to_owned(),
+            title: "wurde or war?".to_owned(),
+            page_h1: None,
+            picked: visible_chars(&longest),
+            anchor: Some(long.to_owned()),
+        };
+        for text_mode in [true, false] {
+            let prepared = parse_prepared_seen(&page, None, false);
+            assert!(prepared.shape.question);
+            let top = Top {
+                text_mode,
+                headline: false,
+            };
+            let out = wider_root(prepared.doc, None, prepared.shape, &found, None, top)
+                .expect("the question is written");
+            for line in [
+                question,
+                long,
+                short[0],
+                short[1],
+                "asked by Bo",
+                "answered by Ann",
+            ] {
+                assert!(out.contains(line), "{text_mode}: {line}\n{out}");
+            }
+            assert!(!out.contains("Your Answer"), "{text_mode}:\n{out}");
+            assert!(!out.contains("Hot network"), "{text_mode}:\n{out}");
+        }
+    }
+
     /// A consent dialog no id or class names (Amazon's `<form role=dialog id=cos-banner>`)
     /// on a page whose product is written in spans and tables: readability picked the
     /// dialog's paragraphs, and the agent got a cookie notice as the page.
