@@ -9,6 +9,7 @@
 
 use dom_query::{Document, NodeRef};
 
+use super::kinds::text_chars;
 use super::product::schema_type;
 use crate::content::tidy::collapse_whitespace;
 
@@ -23,16 +24,29 @@ pub(crate) fn itemtype_names(itemtype: &str, name: &str) -> bool {
         .any(|t| schema_type(t) == name)
 }
 
+/// Readability's pick stands when it holds this share (in percent) of the visible
+/// characters of the `Question` item it lies in: it is the question with its answers
+/// already, and the item adds only its chrome (views, tags, "2 Answers").
+const QUESTION_SHARE: usize = 60;
+
 /// Mark with [`QUESTION_MARK`] the `Question` item of `doc` that holds `anchor` (the pick's
 /// first text of some length, whitespace collapsed) and at least one `Answer` item, and
-/// return it; `None` when no such item holds the pick's first text.
-pub(crate) fn mark_question_of<'a>(doc: &'a Document, anchor: &str) -> Option<NodeRef<'a>> {
+/// return it; `None` when no such item holds the pick's first text, or when the pick
+/// (of `picked` visible characters) holds [`QUESTION_SHARE`] percent of the item.
+pub(crate) fn mark_question_of<'a>(
+    doc: &'a Document,
+    anchor: &str,
+    picked: usize,
+) -> Option<NodeRef<'a>> {
     let text = doc
         .root()
         .descendants_it()
         .find(|d| d.is_text() && collapse_whitespace(&d.text()) == anchor)?;
     let question = text.ancestors_it(None).find(|a| is_item(a, "Question"))?;
     if !question.descendants_it().any(|d| is_item(&d, "Answer")) {
+        return None;
+    }
+    if picked.saturating_mul(100) >= text_chars(&question).saturating_mul(QUESTION_SHARE) {
         return None;
     }
     question.set_attr(QUESTION_MARK, "");
@@ -68,7 +82,7 @@ mod tests {
                       itemtype=\"http://schema.org/Answer\"><p>Because a deletion is \
                       mirrored at once.</p></div>";
         let doc = Document::from(page(answer).as_str());
-        let marked = mark_question_of(&doc, QUESTION);
+        let marked = mark_question_of(&doc, QUESTION, 40);
         assert_eq!(marked.and_then(|q| q.attr("id")).as_deref(), Some("q"));
         assert_eq!(
             doc.select("[data-vetch-question]").attr("id").as_deref(),
@@ -77,9 +91,12 @@ mod tests {
         // A pick outside the question, or a question without answers: nothing.
         let doc = Document::from(page(answer).as_str());
         let side = "Hot network questions, and a sentence long enough.";
-        assert!(mark_question_of(&doc, side).is_none());
+        assert!(mark_question_of(&doc, side, 40).is_none());
         let doc = Document::from(page("").as_str());
-        assert!(mark_question_of(&doc, QUESTION).is_none());
+        assert!(mark_question_of(&doc, QUESTION, 40).is_none());
+        // A pick that is most of the item already stands.
+        let doc = Document::from(page(answer).as_str());
+        assert!(mark_question_of(&doc, QUESTION, 150).is_none());
         assert!(!doc.select("[data-vetch-question]").exists());
     }
 

@@ -531,7 +531,7 @@ fn wider_root(
     // A pick in a question that has answers, or in one of its answers: the question with
     // its answers (see `answers`).
     if let Some(anchor) = found.anchor.as_ref().filter(|_| shape.question) {
-        let question = answers::mark_question_of(&spare, anchor);
+        let question = answers::mark_question_of(&spare, anchor, found.picked);
         if let Some(text) = group(question, answers::QUESTION_MARK) {
             return Some(text);
         }
