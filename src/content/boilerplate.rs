@@ -494,7 +494,7 @@ fn rule_of_word(word: &str) -> Option<Rule> {
 
 /// Call `f` with each lower-cased word of `names`: split at every non-alphanumeric
 /// character and where a lower-case letter or digit is followed by an upper-case one.
-fn for_each_word(names: &str, mut f: impl FnMut(&str)) {
+pub(crate) fn for_each_word(names: &str, mut f: impl FnMut(&str)) {
     // A word in a buffer on the stack (this runs for every element with a class). No rule
     // word is this long, so a longer word is passed cut (it still counts as a word and
     // still matches nothing).

@@ -526,6 +526,20 @@ fn wider_root(
             if let Some(text) = written {
                 return Some(text);
             }
+            // A pick large against the body, in the reviews (one shop's page is mostly its
+            // reviews): the body without them (see `product::reviews_holding`).
+            let reviews = found
+                .anchor
+                .as_ref()
+                .and_then(|a| product::reviews_holding(&spare, a, found.picked));
+            if let Some(reviews) = reviews {
+                reviews.remove_from_parent();
+                let least = MIN_ARTICLE_CHARS;
+                let mark = product::PRODUCT_MARK;
+                if let Some(text) = write_marked(&spare, mark, least, found, base, top) {
+                    return Some(text);
+                }
+            }
         }
     }
     // A pick in a question that has answers, or in one of its answers: the question with

@@ -12,10 +12,62 @@
 //! the visible characters of the body without its boilerplate, the body is written
 //! instead (see `crate::content::extract`). Whole blocks only; no word is cut (DESIGN §12).
 
+use dom_query::{Document, NodeRef};
 use serde_json::Value;
+
+use super::kinds::text_chars;
+use crate::content::boilerplate::for_each_word;
+use crate::content::tidy::collapse_whitespace;
 
 /// The attribute that marks the `<body>` the extraction writes for a product page.
 pub(crate) const PRODUCT_MARK: &str = "data-vetch-product";
+
+/// The reviews block of a product page that holds readability's pick, found by `anchor`
+/// (the pick's first text of some length, whitespace collapsed): the outermost element
+/// below the `<body>` among those around that text that are reviews (see [`is_reviews`]);
+/// `None` when the text lies in no reviews block, or when the pick (of `picked` visible
+/// characters) is larger than the block by more than a tenth (a pick that holds the
+/// reviews and more, whose first text is a review). Readability often picks a product's
+/// reviews, which are not the product: the body without them is written instead (see
+/// `crate::content::extract`).
+pub(crate) fn reviews_holding<'a>(
+    doc: &'a Document,
+    anchor: &str,
+    picked: usize,
+) -> Option<NodeRef<'a>> {
+    let text = doc
+        .root()
+        .descendants_it()
+        .find(|d| d.is_text() && collapse_whitespace(&d.text()) == anchor)?;
+    let reviews = text
+        .ancestors_it(None)
+        .take_while(|a| !a.has_name("body"))
+        .filter(is_reviews)
+        .last()?;
+    let holds_pick = picked.saturating_mul(100) <= text_chars(&reviews).saturating_mul(110);
+    holds_pick.then_some(reviews)
+}
+
+/// Whether `node` is a block of reviews or a review: a word of its `class` or `id` is
+/// `review` or `reviews` (`product-reviews`, `ReviewList`), or it is a microdata review
+/// (`itemprop="review"`, `itemtype=".../Review"`).
+fn is_reviews(node: &NodeRef) -> bool {
+    let named = ["class", "id"].into_iter().any(|name| {
+        node.attr(name).is_some_and(|value| {
+            let mut found = false;
+            for_each_word(&value, |w| found |= matches!(w, "review" | "reviews"));
+            found
+        })
+    });
+    named
+        || node
+            .attr("itemprop")
+            .is_some_and(|p| p.split_ascii_whitespace().any(|p| p == "review"))
+        || node.attr("itemtype").is_some_and(|t| {
+            t.split_ascii_whitespace()
+                .any(|t| schema_type(t) == "Review")
+        })
+}
 
 /// Readability's pick stands on a product page when it holds this share (in percent) of
 /// the visible characters of the body without its boilerplate.
@@ -127,6 +179,24 @@ fn value_names_product(value: &Value, depth: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reviews_by_name_and_by_microdata() {
+        let doc = Document::from(
+            "<body><div id=product-reviews-accordion><div class=ReviewList><p>Great pack, \
+             comfortable straps.</p></div></div><div class=previews><p>Other packs you may \
+             like, in every size.</p></div><div itemprop=review><p>Too small for a weekend \
+             away.</p></div></body>",
+        );
+        let outer = reviews_holding(&doc, "Great pack, comfortable straps.", 10);
+        assert_eq!(
+            outer.and_then(|r| r.attr("id")).as_deref(),
+            Some("product-reviews-accordion")
+        );
+        assert!(reviews_holding(&doc, "Great pack, comfortable straps.", 100).is_none());
+        assert!(reviews_holding(&doc, "Other packs you may like, in every size.", 10).is_none());
+        assert!(reviews_holding(&doc, "Too small for a weekend away.", 10).is_some());
+    }
 
     #[test]
     fn a_product_is_named_by_json_ld_microdata_or_open_graph() {

@@ -371,6 +371,59 @@ mod pipeline {
         }
     }
 
+    /// A product page that is mostly its reviews (REI's: readability picked them, and they
+    /// hold more than 70% of the body): the body without the reviews, so the description
+    /// and the details come back rather than what customers wrote.
+    #[test]
+    fn a_product_page_picked_at_its_reviews_is_written_without_them() {
+        let description = "Keep your gear within easy reach in the Trail 25 pack, designed to fit \
+                           a wide range of body types, with pockets for all your essentials.";
+        let review = "The straps are a game changer, so comfortable on a long day out, and the \
+                      hip belt carries the weight well.";
+        let reviews: String = (0..12)
+            .map(|i| format!("<div class=review-item><p>{review} ({i})</p></div>"))
+            .collect();
+        let page = format!(
+            "<html><head><meta property=\"og:type\" content=\"product\"></head><body>\
+             <nav><a href=/>Home</a></nav><h1>Trail 25 Pack</h1><p>$99.95</p>\
+             <div class=description><p>{description}</p><p>{description}</p>\
+             <p>Capacity: 25 liters</p></div>\
+             <div id=product-reviews-accordion><h2>Reviews</h2>{reviews}</div></body></html>"
+        );
+        let anchor = format!("{review} (0)");
+        let found = Readable {
+            text: anchor.clone(),
+            title: "Trail 25 Pack".to_owned(),
+            page_h1: None,
+            picked: visible_chars("Reviews")
+                + (0..12)
+                    .map(|i| visible_chars(&format!("{review} ({i})")))
+                    .sum::<usize>(),
+            anchor: Some(anchor),
+        };
+        let top = Top {
+            text_mode: true,
+            headline: false,
+        };
+        let prepared = parse_prepared_seen(&page, None, false);
+        let out = wider_root(prepared.doc, None, prepared.shape, &found, None, top)
+            .expect("the body is written");
+        for line in ["$99.95", description, "Capacity: 25 liters"] {
+            assert!(out.contains(line), "{line}\n{out}");
+        }
+        assert!(!out.contains("game changer"), "{out}");
+        // A pick that is the reviews and as much again is no pick of the reviews.
+        let prepared = parse_prepared_seen(&page, None, false);
+        let larger = Readable {
+            picked: found.picked * 2,
+            ..found
+        };
+        assert_eq!(
+            wider_root(prepared.doc, None, prepared.shape, &larger, None, top),
+            None
+        );
+    }
+
     /// A pick that is one tab panel's (readability's pick on a Shopware product page: the
     /// description) becomes the whole tab group: the details panel beside it comes too.
     #[test]
