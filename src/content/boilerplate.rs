@@ -245,17 +245,88 @@ fn content_root<'a>(
 pub(crate) fn is_aside(node: &NodeRef) -> bool {
     // One look at the element: this runs for every element of the page, and an `attr` call
     // per name (a borrow of the tree and a copy of the value each) cost more than the test.
-    node.query_or(false, |n| n.as_element().is_some_and(element_is_aside))
+    let aside = node.query_or(Aside::No, |n| {
+        n.as_element().map_or(Aside::No, element_aside)
+    });
+    match aside {
+        Aside::No => false,
+        Aside::Yes => true,
+        // A "gallery" that holds prose is content (see `classify`).
+        Aside::Gallery => !holds_prose_within(node),
+    }
+}
+
+/// What [`element_aside`] makes of an element.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Aside {
+    No,
+    Yes,
+    /// Named a gallery only: an aside unless it holds prose.
+    Gallery,
+}
+
+/// Elements [`holds_prose_within`] looks at, at most: a block that does not show its prose
+/// by then is taken for a gallery (the bound keeps nested galleries linear).
+const PROSE_LOOK: usize = 2000;
+
+/// Whether `node` holds [`GALLERY_PROSE`] visible characters outside links and figures,
+/// found within its first [`PROSE_LOOK`] nodes (links, figures, blocks another rule names
+/// such as captions, scripts and styles are not entered: a photo gallery's long captions
+/// are no prose of its own).
+fn holds_prose_within(node: &NodeRef) -> bool {
+    let mut chars = 0usize;
+    let mut looked = 0usize;
+    let mut stack: Vec<NodeRef> = node.children_it(true).collect();
+    while let Some(n) = stack.pop() {
+        looked += 1;
+        if looked > PROSE_LOOK {
+            return false;
+        }
+        if n.is_text() {
+            chars += n.query_or(0, |t| match &t.data {
+                dom_query::NodeData::Text { contents } => {
+                    crate::content::tidy::visible_chars(contents)
+                }
+                _ => 0,
+            });
+            if chars >= GALLERY_PROSE {
+                return true;
+            }
+        } else if n.qual_name_ref().is_some_and(|name| {
+            !matches!(
+                &*name.local,
+                "a" | "figure" | "figcaption" | "script" | "style" | "template"
+            )
+        }) && !named_by_a_rule(&n)
+        {
+            stack.extend(n.children_it(true));
+        }
+    }
+    false
+}
+
+/// Whether the `class` or `id` of `node` names one of the rules here other than a gallery
+/// (a caption, a credit, an ad).
+fn named_by_a_rule(node: &NodeRef) -> bool {
+    ["class", "id"].into_iter().any(|name| {
+        node.attr(name).is_some_and(|v| {
+            let mut found = false;
+            for_each_word(&v, |w| {
+                found |= rule_of_word(w).is_some_and(|r| r != Rule::Gallery);
+            });
+            found
+        })
+    })
 }
 
 /// [`is_aside`] of the element itself.
-fn element_is_aside(e: &dom_query::Element) -> bool {
+fn element_aside(e: &dom_query::Element) -> Aside {
     let by_tag = matches!(
         &*e.name.local,
         "nav" | "aside" | "footer" | "select" | "button" | "dialog" | "noscript"
     );
     if by_tag {
-        return true;
+        return Aside::Yes;
     }
     // The first attribute of that name, as `NodeRef::attr` finds it.
     let attr = |name: &str| {
@@ -270,11 +341,14 @@ fn element_is_aside(e: &dom_query::Element) -> bool {
             "navigation" | "complementary" | "contentinfo" | "search" | "menu" | "menubar"
         )
     }) {
-        return true;
+        return Aside::Yes;
     }
     let mut aside = false;
+    let mut gallery = false;
     let mut check = |value: &str| {
         for_each_word(value, |w| {
+            let rule = rule_of_word(w);
+            gallery |= rule == Some(Rule::Gallery);
             aside |= matches!(
                 w,
                 "comment"
@@ -295,7 +369,7 @@ fn element_is_aside(e: &dom_query::Element) -> bool {
                     | "pagination"
                     | "pager"
                     | "tags"
-            ) || rule_of_word(w).is_some();
+            ) || rule.is_some_and(|r| r != Rule::Gallery);
         });
     };
     if let Some(class) = attr("class") {
@@ -308,7 +382,11 @@ fn element_is_aside(e: &dom_query::Element) -> bool {
             check(id);
         }
     }
-    aside
+    match (aside, gallery) {
+        (true, _) => Aside::Yes,
+        (false, true) => Aside::Gallery,
+        (false, false) => Aside::No,
+    }
 }
 
 /// Mark `node`, its elements and its texts (see [`prune`]).
@@ -432,8 +510,14 @@ fn classify(
             names.push_str(&value);
         }
     }
-    rule_of_names(names)
+    // A "gallery" that holds prose is a run of feature blocks (Lenovo's `feature-gallery`
+    // of headed paragraphs), not pictures with their captions.
+    rule_of_names(names).filter(|rule| *rule != Rule::Gallery || !holds_prose_within(node))
 }
+
+/// Visible characters outside links and figures from which a block named a gallery holds
+/// prose, not pictures with their captions (see [`classify`]).
+const GALLERY_PROSE: usize = 400;
 
 /// Words of text at most in a [`Rule::Control`].
 const CONTROL_WORDS: usize = 3;
@@ -859,6 +943,62 @@ mod tests {
             "<figure><figcaption>Flame chart <span class=credit>Photo: Jane Doe</span></figcaption></figure>",
         );
         assert!(text.contains("Flame chart Photo: Jane Doe"), "{text}");
+    }
+
+    /// A block named a gallery that holds prose of its own is a run of feature blocks
+    /// (Lenovo's `feature-gallery` of headed paragraphs) and stays, in the marks and in the
+    /// asides alike; a gallery of pictures goes, however long their captions.
+    #[test]
+    fn a_gallery_of_prose_stays_and_one_of_pictures_goes() {
+        let long = PROSE.repeat(4);
+        let page = |block: &str| {
+            let around = format!("<p>{}</p>", PROSE.repeat(10));
+            format!("<body>{around}{block}{around}</body>")
+        };
+        for (block, kept) in [
+            (
+                format!(
+                    "<div class=feature-gallery><div class=gallery-content><h3>Power \
+                      Unpacked</h3><p>{long}</p></div></div>"
+                ),
+                true,
+            ),
+            (
+                format!(
+                    "<ul class=article-gallery><li><figure><img src=a.png alt=x>\
+                      <figcaption>{long}</figcaption></figure></li></ul>"
+                ),
+                false,
+            ),
+            (
+                format!(
+                    "<div class=gallery><div class=slide><div class=caption>{long}</div>\
+                      </div></div>"
+                ),
+                false,
+            ),
+            (format!("<div class=gallery><p>{}</p></div>", PROSE), false),
+            (
+                format!("<div class=carousel><a href=/b>{long}</a></div>"),
+                false,
+            ),
+        ] {
+            let out = pruned(&page(&block));
+            assert_eq!(
+                out.matches("harbour master").count() > 20,
+                kept,
+                "{block}: {out}"
+            );
+            let doc = Document::from(page(&block).as_str());
+            let body = doc.select("body");
+            remove_asides(body.nodes().first().expect("a body"));
+            let text = body_text(&doc);
+            assert_eq!(
+                text.matches("harbour master").count() > 20,
+                kept,
+                "{block}: {text}"
+            );
+        }
     }
 
     #[test]
