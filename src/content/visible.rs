@@ -179,7 +179,7 @@ pub(crate) fn seen_text(doc: &Document) -> String {
     } else {
         doc.select("html")
     };
-    tidy_text(&sel.formatted_text())
+    tidy_text(&crate::content::formatted::formatted_text(sel.nodes()))
 }
 
 /// All the text a person sees on an HTML page: the body parsed ([`page_view`]),
