@@ -41,6 +41,23 @@ pub(crate) fn with_attr<'a>(doc: &'a Document, attr: &str) -> Vec<NodeRef<'a>> {
     nodes(doc).filter(|n| n.has_attr(attr)).collect()
 }
 
+/// The elements named one of `names` or carrying the attribute `attr`, in document order:
+/// `doc.select("name1, name2, …, [attr]")` (a selector list finds each node once, in
+/// document order).
+pub(crate) fn named_any_or_attr<'a>(
+    doc: &'a Document,
+    names: &[&str],
+    attr: &str,
+) -> Vec<NodeRef<'a>> {
+    nodes(doc)
+        .filter(|n| {
+            n.qual_name_ref()
+                .is_some_and(|q| names.contains(&&*q.local))
+                || n.has_attr(attr)
+        })
+        .collect()
+}
+
 /// `<script type="application/ld+json">`, the type trimmed and in any letter case: every
 /// element that readability's `script[type="application/ld+json"]` matches, and a few it
 /// may not (so a page without one surely has none for it).
@@ -94,6 +111,10 @@ mod tests {
             ids(doc.select("[x]").nodes().to_vec())
         );
         assert!(!with_attr(doc, "x").is_empty());
+        assert_eq!(
+            ids(named_any_or_attr(doc, &["head", "title", "mi"], "x")),
+            ids(doc.select("head, title, mi, [x]").nodes().to_vec())
+        );
     }
 
     /// What readability reads as JSON-LD is always seen: its selector finds nothing on a

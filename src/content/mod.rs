@@ -13,6 +13,7 @@ pub mod decode;
 pub mod dom_redact;
 pub mod extract;
 pub(crate) mod find;
+pub(crate) mod formatted;
 pub mod headline;
 pub mod inline;
 pub mod interstitial;

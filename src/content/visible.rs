@@ -171,15 +171,16 @@ pub fn page_view(html: &str) -> Option<(String, bool)> {
 
 /// [`visible_text`] of a tree parsed and cleared of hidden elements (changes the tree).
 pub(crate) fn seen_text(doc: &Document) -> String {
-    doc.select(&format!("head, script, style, template, [{HIDDEN_MARK}]"))
-        .remove();
-    let body = doc.select("body");
-    let sel = if body.exists() {
-        body
-    } else {
-        doc.select("html")
-    };
-    tidy_text(&sel.formatted_text())
+    use crate::content::find;
+    let unseen = ["head", "script", "style", "template"];
+    for node in find::named_any_or_attr(doc, &unseen, HIDDEN_MARK) {
+        node.remove_from_parent();
+    }
+    let mut body: Vec<NodeRef> = find::named(doc, "body").collect();
+    if body.is_empty() {
+        body = find::named(doc, "html").collect();
+    }
+    tidy_text(&crate::content::formatted::formatted_text(&body))
 }
 
 /// All the text a person sees on an HTML page: the body parsed ([`page_view`]),

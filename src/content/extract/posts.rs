@@ -58,9 +58,11 @@ pub(crate) fn mark_thread_of<'a>(
             return None;
         }
         let parent = node.parent().filter(NodeRef::is_element)?;
-        let chars = text_chars(&node);
-        if picked.saturating_mul(100) <= chars.saturating_mul(POST_SHARE) {
-            if let Some(shape) = shape_of(&node) {
+        // The shape first: it reads two attributes, where counting the characters walks
+        // the subtree (at every level up, often up to the whole page).
+        if let Some(shape) = shape_of(&node) {
+            let chars = text_chars(&node);
+            if picked.saturating_mul(100) <= chars.saturating_mul(POST_SHARE) {
                 // The siblings built alike, with their visible characters.
                 let alike: Vec<(NodeRef, usize)> = parent
                     .element_children()
