@@ -11,7 +11,7 @@ use dom_query::{Document, NodeRef};
 
 use super::kinds::text_chars;
 use super::product::schema_type;
-use crate::content::tidy::collapse_whitespace;
+use super::tabs::anchor_text;
 
 /// The attribute that marks the question the extraction writes (see [`mark_question_of`]).
 pub(crate) const QUESTION_MARK: &str = "data-vetch-question";
@@ -38,10 +38,7 @@ pub(crate) fn mark_question_of<'a>(
     anchor: &str,
     picked: usize,
 ) -> Option<NodeRef<'a>> {
-    let text = doc
-        .root()
-        .descendants_it()
-        .find(|d| d.is_text() && collapse_whitespace(&d.text()) == anchor)?;
+    let text = anchor_text(doc, anchor)?;
     let question = text.ancestors_it(None).find(|a| is_item(a, "Question"))?;
     if !question.descendants_it().any(|d| is_item(&d, "Answer")) {
         return None;

@@ -9,7 +9,7 @@
 use dom_query::{Document, NodeRef};
 
 use super::kinds::text_chars;
-use crate::content::tidy::collapse_whitespace;
+use super::tabs::anchor_text;
 
 /// The attribute that marks the thread the extraction writes (see [`mark_thread_of`]).
 pub(crate) const THREAD_MARK: &str = "data-vetch-thread";
@@ -48,10 +48,7 @@ pub(crate) fn mark_thread_of<'a>(
     anchor: &str,
     picked: usize,
 ) -> Option<NodeRef<'a>> {
-    let text = doc
-        .root()
-        .descendants_it()
-        .find(|d| d.is_text() && collapse_whitespace(&d.text()) == anchor)?;
+    let text = anchor_text(doc, anchor)?;
     let mut node = text.parent()?;
     for _ in 0..MAX_LEVELS {
         if node.has_name("body") {

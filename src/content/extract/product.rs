@@ -16,8 +16,8 @@ use dom_query::{Document, NodeRef};
 use serde_json::Value;
 
 use super::kinds::text_chars;
+use super::tabs::anchor_text;
 use crate::content::boilerplate::for_each_word;
-use crate::content::tidy::collapse_whitespace;
 
 /// The attribute that marks the `<body>` the extraction writes for a product page.
 pub(crate) const PRODUCT_MARK: &str = "data-vetch-product";
@@ -35,10 +35,7 @@ pub(crate) fn reviews_holding<'a>(
     anchor: &str,
     picked: usize,
 ) -> Option<NodeRef<'a>> {
-    let text = doc
-        .root()
-        .descendants_it()
-        .find(|d| d.is_text() && collapse_whitespace(&d.text()) == anchor)?;
+    let text = anchor_text(doc, anchor)?;
     let reviews = text
         .ancestors_it(None)
         .take_while(|a| !a.has_name("body"))

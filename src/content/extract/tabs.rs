@@ -66,6 +66,14 @@ pub(crate) fn mark_group_of<'a>(
     Some(group)
 }
 
+/// The text node of `doc` that is `anchor` (see [`anchor_of`]), whitespace collapsed: where
+/// readability's pick begins in the copy of the tree.
+pub(crate) fn anchor_text<'a>(doc: &'a Document, anchor: &str) -> Option<NodeRef<'a>> {
+    doc.root()
+        .descendants_it()
+        .find(|d| d.is_text() && collapse_whitespace(&d.text()) == anchor)
+}
+
 /// The first text under `root` with at least `min` visible characters, whitespace
 /// collapsed: what [`mark_group_of`] looks for.
 pub(crate) fn anchor_of(root: &NodeRef, min: usize) -> Option<String> {
