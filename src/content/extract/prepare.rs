@@ -270,15 +270,16 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                             }
                         }
                         names.make_ascii_lowercase();
+                        let role = child.attr("role");
                         if names_consent_banner(&names) {
                             found.consent.push(child);
-                        } else if is_dialog(&child) {
+                        } else if is_dialog(&child, role.as_deref()) {
                             found.dialogs.push(child);
                         }
                         if names.contains("comment") {
                             found.comments.push(child);
                         }
-                        if is_tab_panel(child.attr("role").as_deref(), &names) {
+                        if is_tab_panel(role.as_deref(), &names) {
                             found.tab_panels.push(child);
                         }
                     }
@@ -594,10 +595,11 @@ pub(crate) fn remove_consent_banners(candidates: &[NodeRef]) {
     }
 }
 
-/// A dialog: `<dialog>`, `role=dialog` or `alertdialog`, or `aria-modal=true`.
-pub(crate) fn is_dialog(node: &NodeRef) -> bool {
+/// A dialog: `<dialog>`, `role=dialog` or `alertdialog` (`role` is the node's), or
+/// `aria-modal=true`.
+pub(crate) fn is_dialog(node: &NodeRef, role: Option<&str>) -> bool {
     node.has_name("dialog")
-        || node.attr("role").is_some_and(|r| {
+        || role.is_some_and(|r| {
             r.split_ascii_whitespace()
                 .any(|r| r.eq_ignore_ascii_case("dialog") || r.eq_ignore_ascii_case("alertdialog"))
         })
