@@ -307,23 +307,32 @@ fn extract_html(
     if cancelled() {
         return Extracted::default();
     }
+    let mut in_boilerplate = false;
     if let Some(found) = &article {
         if has_visible_chars(&found.text, MIN_ARTICLE_CHARS) {
+            // A pick in a block the whole-body fallback removes (a page footer) is not the
+            // page: unless a rule below widens it, the whole body is written instead, from
+            // a copy of the tree taken before those rules change it.
+            in_boilerplate = picked_in_boilerplate(spare.as_ref(), found);
+            let fallback = in_boilerplate.then(|| spare.clone()).flatten();
             let wider = spare
                 .take()
                 .and_then(|spare| guarded(|| wider_root(spare, root, shape, found, base, top)))
                 .flatten();
-            let text = wider.unwrap_or_else(|| found.text.clone());
-            let visible = seen_if_needed(seen, &text, hidden_content);
-            return Extracted {
-                text,
-                title,
-                visible,
-                hidden_content,
-            };
+            if wider.is_some() || !in_boilerplate {
+                let text = wider.unwrap_or_else(|| found.text.clone());
+                let visible = seen_if_needed(seen, &text, hidden_content);
+                return Extracted {
+                    text,
+                    title,
+                    visible,
+                    hidden_content,
+                };
+            }
+            spare = fallback;
         }
     }
-    let article = article.map(|a| a.text);
+    let article = article.filter(|_| !in_boilerplate).map(|a| a.text);
 
     // Fallback: the whole body, minus boilerplate, from the spare tree (a large page's
     // was not kept: parse it again; this path is rare for those).
@@ -352,6 +361,20 @@ fn extract_html(
         visible,
         hidden_content,
     }
+}
+
+/// Whether readability's pick lies in a block that [`strip_boilerplate`] removes wherever
+/// it stands (see [`render::stripped_block`]): the block holding the pick's first text in
+/// the kept copy of the tree holds at least as much text as the pick (a pick that only
+/// begins there is wider than it). `false` when no copy was kept (a large page) or the
+/// text is not found.
+fn picked_in_boilerplate(spare: Option<&Document>, found: &Readable) -> bool {
+    let (Some(spare), Some(anchor)) = (spare, found.anchor.as_deref()) else {
+        return false;
+    };
+    tabs::anchor_text(spare, anchor)
+        .and_then(|text| render::stripped_block(&text))
+        .is_some_and(|block| kinds::text_chars(&block) >= found.picked)
 }
 
 /// The visible text of the kept copy, when the judge needs it: the extracted `text` is

@@ -23,44 +23,69 @@ pub(crate) fn strip_boilerplate(doc: &Document) {
             if !child.is_element() {
                 continue;
             }
-            let (always, outside_content, content) = child
-                .qual_name_ref()
-                .map(|name| match &*name.local {
-                    "script" | "style" | "noscript" | "template" | "svg" | "canvas" | "iframe"
-                    | "object" | "embed" | "video" | "audio" | "nav" | "footer" | "dialog"
-                    | "button" | "select" | "input" | "textarea" => (true, false, false),
-                    "header" | "aside" => (false, true, false),
-                    "article" | "main" => (false, false, true),
-                    _ => (false, false, false),
-                })
-                .unwrap_or_default();
-            let role = child.attr("role");
-            let role = role.as_deref().map(str::trim).unwrap_or("");
-            let doomed_role = matches!(
-                role,
-                "navigation"
-                    | "contentinfo"
-                    | "search"
-                    | "dialog"
-                    | "alertdialog"
-                    | "menu"
-                    | "menubar"
-            );
-            let side_role = matches!(role, "banner" | "complementary");
-            if always
-                || doomed_role
-                || child.has_attr("hidden")
-                || ((outside_content || side_role) && !in_content)
-            {
-                doomed.push(child);
-            } else {
-                stack.push((child, in_content || content || role == "main"));
+            match stripped(&child, in_content) {
+                Strip::Keep(in_content) => stack.push((child, in_content)),
+                Strip::Always | Strip::Outside => doomed.push(child),
             }
         }
     }
     for node in doomed {
         node.remove_from_parent();
     }
+}
+
+/// What [`strip_boilerplate`] does with one element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Strip {
+    /// Never content, wherever it stands: a footer, a navigation block, a control, a dialog,
+    /// a hidden element.
+    Always,
+    /// A page header or sidebar outside an `<article>` or `<main>`.
+    Outside,
+    /// Kept; its children are (`true`) or are not inside an `<article>` or `<main>`.
+    Keep(bool),
+}
+
+/// What [`strip_boilerplate`] does with the element `node`, whose ancestors are kept and
+/// are (`in_content`) or are not inside an `<article>` or `<main>`.
+fn stripped(node: &NodeRef, in_content: bool) -> Strip {
+    let (always, outside_content, content) = node
+        .qual_name_ref()
+        .map(|name| match &*name.local {
+            "script" | "style" | "noscript" | "template" | "svg" | "canvas" | "iframe"
+            | "object" | "embed" | "video" | "audio" | "nav" | "footer" | "dialog" | "button"
+            | "select" | "input" | "textarea" => (true, false, false),
+            "header" | "aside" => (false, true, false),
+            "article" | "main" => (false, false, true),
+            _ => (false, false, false),
+        })
+        .unwrap_or_default();
+    let role = node.attr("role");
+    let role = role.as_deref().map(str::trim).unwrap_or("");
+    let doomed_role = matches!(
+        role,
+        "navigation" | "contentinfo" | "search" | "dialog" | "alertdialog" | "menu" | "menubar"
+    );
+    let side_role = matches!(role, "banner" | "complementary");
+    if always || doomed_role || node.has_attr("hidden") {
+        Strip::Always
+    } else if (outside_content || side_role) && !in_content {
+        Strip::Outside
+    } else {
+        Strip::Keep(in_content || content || role == "main")
+    }
+}
+
+/// The outermost element around `node` that [`strip_boilerplate`] removes wherever it
+/// stands: a page footer, a navigation block, a dialog. Readability, given a page whose
+/// content is too short for it (a "page not found" notice), tries again without its
+/// filter of unlikely blocks and may pick the footer's one paragraph (a newsletter
+/// sign-up); such a pick is not the page. A page header or sidebar does not count: an
+/// unclosed `<header>` may hold the whole page.
+pub(crate) fn stripped_block<'a>(node: &NodeRef<'a>) -> Option<NodeRef<'a>> {
+    node.ancestors_it(None)
+        .filter(|a| a.is_element() && stripped(a, true) == Strip::Always)
+        .last()
 }
 
 /// Make `a[href]` and `img[src]` absolute (readability does this itself on its path).

@@ -1076,6 +1076,46 @@ mod pipeline {
     }
 
     #[test]
+    fn a_pick_in_the_page_footer_gives_way_to_the_body() {
+        let texts = "Sign up for texts and get special offers, product news, exclusive deals, \
+                     and more. By submitting this form, you agree to receive recurring \
+                     automated promotional and personalized marketing text messages from the \
+                     shop at the number used when signing up. Consent is not a condition of \
+                     any purchase. Reply HELP for help and STOP to cancel.";
+        let page = |footer: &str| {
+            format!(
+                "<html><head><title>Not found</title></head><body>\
+                 <nav><a href=/>Home</a> <a href=/brands>Brands</a></nav>\
+                 <main><h1>404 Page Not Found</h1><p>The page you requested is either \
+                 temporarily unavailable or no longer exists.</p><h2>Try one of these</h2>\
+                 <ul><li>Check your spelling and try again</li><li><a href=/brands>Shop by \
+                 brand</a></li></ul></main>{footer}</body></html>"
+            )
+        };
+        for mode in [ExtractMode::Text, ExtractMode::Markdown] {
+            // In a page footer, the pick gives way: the notice is the page.
+            let html = page(&format!(
+                "<footer><div class=signup><p>{texts}</p></div></footer>"
+            ));
+            let out = extract(&html, BodyKind::Html, mode, None).text;
+            assert!(out.contains("no longer exists"), "{mode:?}:\n{out}");
+            assert!(!out.contains("Sign up for texts"), "{mode:?}:\n{out}");
+            // The same paragraph in a block of the page stays the pick.
+            let html = page(&format!("<div class=signup><p>{texts}</p></div>"));
+            let out = extract(&html, BodyKind::Html, mode, None).text;
+            assert!(out.contains("Sign up for texts"), "{mode:?}:\n{out}");
+        }
+        // A pick that only begins in a footer (the footer before the content, in a wider
+        // block) is not in it.
+        let doc = parse("<body><footer id=f><p>Short footer line</p></footer><p id=p>x</p></body>");
+        let text = doc.select("#f p").nodes()[0].first_child().unwrap();
+        let block = render::stripped_block(&text).unwrap();
+        assert_eq!(block.attr("id").as_deref(), Some("f"));
+        let p = doc.select("#p").nodes()[0].first_child().unwrap();
+        assert!(render::stripped_block(&p).is_none());
+    }
+
+    #[test]
     fn inline_runs_merge_before_writing() {
         let html = "<p>Say <b>he</b><strong>llo</strong><b class=\"x\">!</b> <i>a</i><em>b</em> \
                     <code>x</code><code>y</code><a href=\"/1\">1</a><a href=\"/2\">2</a></p>";
