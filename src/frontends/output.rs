@@ -98,7 +98,10 @@ impl Printer {
         match layout {
             Layout::Pretty => serde_json::to_string_pretty(&v).unwrap_or_default(),
             Layout::Compact => {
-                let mut out = String::new();
+                // Room for the content window (most of a line) with its escapes, the rest
+                // of the receipt and the newline, so that the line is not copied as it grows.
+                let room = window.map_or(512, |w| w.len() + w.len() / 8 + 1024);
+                let mut out = String::with_capacity(room);
                 write_compact(&v, &mut out);
                 out
             }
