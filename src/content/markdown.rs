@@ -231,6 +231,14 @@ fn walk_node(
             marked.push_str(close);
             append_normalized(output, marked, in_pre);
         }
+        // A paragraph or another block, and a code block: what `handle` writes for them,
+        // appended in place rather than framed in a string of its own first (see
+        // `append_block`). Spaces at a block's end mean nothing (see `handle`).
+        Tag::Block => {
+            let content = walk_children(node, name, in_pre);
+            append_block(output, content.trim_end_matches(['\n', ' ']), in_pre);
+        }
+        Tag::Pre => append_block(output, &walk_children(node, name, in_pre), in_pre),
         tag => {
             if let Some(content) = handle(node, name, tag, in_pre) {
                 if !content.is_empty() || name != "head" {
@@ -370,6 +378,8 @@ fn handle(node: &NodeRef, name: &str, tag: Tag, in_pre: bool) -> Option<String> 
         Tag::Br => Some("  \n".to_owned()),
         Tag::Hr => Some("\n\n* * *\n\n".to_owned()),
         Tag::Table => Some(table(node, name, in_pre)),
+        // `walk_node` appends these two itself (`append_block`); kept so that `handle`
+        // writes every tag.
         Tag::Block => {
             // Spaces at a block's end mean nothing: the one before a caption that was
             // removed as boilerplate would trail the image's line.
@@ -416,6 +426,27 @@ const ORDINALS: &[&str] = &[
     "st", "nd", "rd", "th", "er", "re", "e", "ème", "eme", "es", "ers", "res", "o", "a", "os",
     "as", "º", "ª",
 ];
+
+/// `append_normalized(output, block(content), in_pre)` without the string `block` makes:
+/// the framed content is never empty and starts with two newlines, so `append_normalized`
+/// only drops as many of them as `output` already ends with (two at most).
+fn append_block(output: &mut String, content: &str, in_pre: bool) {
+    let content = content.trim_matches('\n');
+    if content.is_empty() {
+        // Four newlines in a row: left to the general rule.
+        append_normalized(output, block(content), in_pre);
+        return;
+    }
+    let skip = if in_pre || output.is_empty() {
+        0
+    } else {
+        (output.len() - output.trim_end_matches('\n').len()).min(2)
+    };
+    output.reserve(content.len() + 4 - skip);
+    output.push_str(&"\n\n"[skip..]);
+    output.push_str(content);
+    output.push_str("\n\n");
+}
 
 fn block(content: &str) -> String {
     let content = content.trim_matches('\n');
@@ -1092,6 +1123,21 @@ mod tests {
     use super::*;
 
     proptest::proptest! {
+        /// Appending a block in place writes what framing it first and appending the
+        /// frame wrote, after any output, in and out of code.
+        #[test]
+        fn append_block_is_append_normalized_of_block(
+            before in "[a \\n]{0,6}",
+            content in "[a \\n]{0,6}",
+            in_pre: bool,
+        ) {
+            let mut framed = before.clone();
+            append_normalized(&mut framed, block(&content), in_pre);
+            let mut direct = before;
+            append_block(&mut direct, &content, in_pre);
+            proptest::prop_assert_eq!(direct, framed);
+        }
+
         /// The chunked test agrees with the byte-by-byte definition on any text.
         #[test]
         fn plain_text_test_is_the_byte_rule(

@@ -20,7 +20,7 @@ use tokio::sync::{mpsc, Semaphore};
 use tokio::task::JoinHandle;
 
 use crate::frontends::exit::{AppError, Done};
-use crate::frontends::output::Printer;
+use crate::frontends::output::{PreparedLine, Printer};
 use crate::frontends::pacing::{host_key, Pacer};
 use crate::frontends::warc::{encode_pair, Encoded, WarcFile};
 use crate::lookup::{Engine, Stop};
@@ -99,6 +99,59 @@ async fn pace(engine: &Engine, pacer: &Pacer, key: &str, url: &url::Url, stop: &
         _ = stop.fired() => {}
         _ = wait => {}
     }
+}
+
+/// One line's lookup: its result, and the WARC records it encoded.
+type Task = JoinHandle<(ToolResult, Option<Encoded>)>;
+
+/// Most lines the writer gathers into one write (see [`run`]).
+const MAX_LINES_PER_WRITE: usize = 32;
+
+/// The result of a line's lookup once it has finished, its records appended to the WARC
+/// file first (in input order, on a blocking thread like the line; the line names them
+/// only once they are written). One result per input line, always: a task that died still
+/// gets its line.
+async fn settle(
+    handle: Task,
+    warc: Option<&Arc<Mutex<WarcFile>>>,
+    printer: &Printer,
+    bar: Option<&indicatif::ProgressBar>,
+) -> ToolResult {
+    let (mut result, pair) = match handle.await {
+        Ok(r) => r,
+        Err(_) => (
+            ToolResult::new(
+                crate::model::receipt::Receipt::start(String::new(), 0, 0).failed_internally(),
+                "internal error: this lookup was aborted".into(),
+                None,
+            ),
+            None,
+        ),
+    };
+    if let (Some(w), Some(pair)) = (warc, pair) {
+        let w = w.clone();
+        let appended = tokio::task::spawn_blocking(move || {
+            let mut w = match w.lock() {
+                Ok(g) => g,
+                Err(p) => p.into_inner(),
+            };
+            w.append(&pair).map(|done| done.then_some(pair.response_id))
+        })
+        .await
+        .unwrap_or(Ok(None));
+        match appended {
+            Ok(id) => {
+                if let Some(r) = result.receipt_mut() {
+                    r.warc_record_id = id;
+                }
+            }
+            Err(line) => match bar {
+                Some(b) => b.suspend(|| printer.diag(&line)),
+                None => printer.diag(&line),
+            },
+        }
+    }
+    result
 }
 
 /// Per-host semaphores; an entry is dropped when no task holds it.
@@ -292,7 +345,7 @@ pub async fn run(
     let per_host = opts.per_host.max(1);
     let global = Arc::new(Semaphore::new(concurrency));
     let hosts = Arc::new(Hosts::default());
-    let (tx, mut rx) = mpsc::channel::<JoinHandle<(ToolResult, Option<Encoded>)>>(concurrency);
+    let (tx, mut rx) = mpsc::channel::<Task>(concurrency);
     // What a task needs to encode its records: the run's warcinfo id and the redactor.
     let warc_ctx = warc
         .as_ref()
@@ -306,59 +359,53 @@ pub async fn run(
         let printer = writer_printer;
         let (mut ok, mut failed) = (0u64, 0u64);
         let mut closed = false;
-        while let Some(handle) = rx.recv().await {
-            // One result per input line, always: a task that died still gets its line.
-            let (mut result, pair) = match handle.await {
-                Ok(r) => r,
-                Err(_) => (
-                    ToolResult::new(
-                        crate::model::receipt::Receipt::start(String::new(), 0, 0)
-                            .failed_internally(),
-                        "internal error: this lookup was aborted".into(),
-                        None,
-                    ),
-                    None,
-                ),
+        // A lookup taken from the queue while gathering lines, not finished then: the next
+        // one awaited.
+        let mut next: Option<Task> = None;
+        loop {
+            let handle = match next.take() {
+                Some(h) => h,
+                None => match rx.recv().await {
+                    Some(h) => h,
+                    None => break,
+                },
             };
-            // The records first, in input order, on a blocking thread like the line; the
-            // line names them only once they are written.
-            if let (Some(w), Some(pair)) = (&warc, pair) {
-                let w = w.clone();
-                let appended = tokio::task::spawn_blocking(move || {
-                    let mut w = match w.lock() {
-                        Ok(g) => g,
-                        Err(p) => p.into_inner(),
-                    };
-                    w.append(&pair).map(|done| done.then_some(pair.response_id))
-                })
-                .await
-                .unwrap_or(Ok(None));
-                match appended {
-                    Ok(id) => {
-                        if let Some(r) = result.receipt_mut() {
-                            r.warc_record_id = id;
+            let mut results =
+                vec![settle(handle, warc.as_ref(), &printer, writer_bar.as_ref()).await];
+            // The lookups after it that have finished already are written with it, in one
+            // blocking call and one write, instead of one each; an unfinished one is never
+            // waited for here. Not with `--warc`: each of its lines waits for its records.
+            if warc.is_none() {
+                while results.len() < MAX_LINES_PER_WRITE {
+                    match rx.try_recv() {
+                        Ok(h) if h.is_finished() => {
+                            results.push(settle(h, None, &printer, writer_bar.as_ref()).await);
                         }
+                        Ok(h) => {
+                            next = Some(h);
+                            break;
+                        }
+                        Err(_) => break,
                     }
-                    Err(line) => match &writer_bar {
-                        Some(b) => b.suspend(|| printer.diag(&line)),
-                        None => printer.diag(&line),
-                    },
                 }
             }
-            if result.is_success() {
-                ok += 1;
-            } else {
-                failed += 1;
+            let mut lines: Vec<PreparedLine> = Vec::with_capacity(results.len());
+            for result in &results {
+                if result.is_success() {
+                    ok += 1;
+                } else {
+                    failed += 1;
+                }
+                lines.push(printer.prepare_tool_result_line(result));
             }
             // Written on a blocking thread: a reader that stops reading (a full pipe) holds
             // up this writer only, never an async worker, so Ctrl-C is still heard. The bar
-            // steps aside while a line is written, so a terminal showing both streams never
+            // steps aside while lines are written, so a terminal showing both streams never
             // gets a bar glued into the NDJSON.
-            let line = printer.prepare_tool_result_line(&result);
             let (p, b) = (printer.clone(), writer_bar.clone());
             let written = tokio::task::spawn_blocking(move || match &b {
-                Some(b) => b.suspend(|| p.write_prepared(&line)),
-                None => p.write_prepared(&line),
+                Some(b) => b.suspend(|| p.write_prepared_all(&lines)),
+                None => p.write_prepared_all(&lines),
             })
             .await
             .unwrap_or(Err(crate::frontends::output::Closed));
@@ -367,7 +414,7 @@ pub async fn run(
                 closed = true;
             }
             if let Some(b) = &writer_bar {
-                b.inc(1);
+                b.inc(results.len() as u64);
                 b.set_message(format!("{failed} failed"));
             }
         }

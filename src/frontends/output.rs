@@ -54,10 +54,18 @@ pub struct Printer {
 #[derive(Debug)]
 pub struct Closed;
 
-/// One output line already serialized and redacted by a [`Printer`]: the only kind of
-/// string [`Printer::write_prepared`] writes.
+/// One output line already serialized and redacted by a [`Printer`], with its newline:
+/// the only kind of string [`Printer::write_prepared`] writes.
 #[derive(Debug, Clone)]
 pub struct PreparedLine(String);
+
+impl PreparedLine {
+    /// The line of `json` (one line, no newline yet).
+    fn new(mut json: String) -> PreparedLine {
+        json.push('\n');
+        PreparedLine(json)
+    }
+}
 
 impl Printer {
     pub fn new(redactor: Arc<Redactor>, layout: Layout) -> Printer {
@@ -98,7 +106,10 @@ impl Printer {
         match layout {
             Layout::Pretty => serde_json::to_string_pretty(&v).unwrap_or_default(),
             Layout::Compact => {
-                let mut out = String::new();
+                // Room for the content window (most of a line) with its escapes, the rest
+                // of the receipt and the newline, so that the line is not copied as it grows.
+                let room = window.map_or(512, |w| w.len() + w.len() / 8 + 1024);
+                let mut out = String::with_capacity(room);
                 write_compact(&v, &mut out);
                 out
             }
@@ -120,12 +131,37 @@ impl Printer {
     /// One JSON value made into its line (redacted, compact) now, to be written later with
     /// [`Printer::write_prepared`], e.g. on a blocking thread while the async ones go on.
     pub fn prepare_json_line<T: Serialize>(&self, value: &T) -> PreparedLine {
-        PreparedLine(self.json_string(value, Layout::Compact))
+        PreparedLine::new(self.json_string(value, Layout::Compact))
     }
 
-    /// Write a line made by [`Printer::prepare_json_line`].
+    /// Write a line made by [`Printer::prepare_json_line`] or
+    /// [`Printer::prepare_tool_result_line`].
     pub fn write_prepared(&self, line: &PreparedLine) -> Result<(), Closed> {
         self.raw_line(&line.0)
+    }
+
+    /// Write prepared lines in order, together: one system call for all of them when the
+    /// pipe takes them, not one each. The lines are not copied into one buffer first.
+    pub fn write_prepared_all(&self, lines: &[PreparedLine]) -> Result<(), Closed> {
+        let out = match self.stdout.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        let mut w = out.lock();
+        let mut slices: Vec<io::IoSlice> = lines
+            .iter()
+            .map(|l| io::IoSlice::new(l.0.as_bytes()))
+            .collect();
+        let mut rest = &mut slices[..];
+        while !rest.is_empty() {
+            match w.write_vectored(rest) {
+                Ok(0) => return Err(Closed),
+                Ok(n) => io::IoSlice::advance_slices(&mut rest, n),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return Err(Closed),
+            }
+        }
+        w.flush().map_err(|_| Closed)
     }
 
     /// End the process now with `code` (a second Ctrl-C). A line being written to stdout is
@@ -151,7 +187,7 @@ impl Printer {
     /// later with [`Printer::write_prepared`] (a batch writes on a blocking thread).
     pub fn prepare_tool_result_line(&self, result: &ToolResult) -> PreparedLine {
         let window = result.is_success().then(|| result.text());
-        PreparedLine(self.json_string_keeping(result, Layout::Compact, window))
+        PreparedLine::new(self.json_string_keeping(result, Layout::Compact, window))
     }
 
     /// Print a tool result (`value` is the result, or an envelope around it), every string
