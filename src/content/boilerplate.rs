@@ -566,7 +566,8 @@ fn rule_of_word(word: &str) -> Option<Rule> {
     Some(match word {
         "credit" | "credits" | "imagecredit" | "photocredit" => Rule::Credit,
         "related" | "relatedposts" | "recommended" | "recommendations" | "recirc" | "trending"
-        | "outbrain" | "taboola" | "popular" | "mostpopular" | "rail" => Rule::Related,
+        | "outbrain" | "taboola" | "popular" | "mostpopular" | "rail" | "upsell" | "upsells"
+        | "crosssell" | "crosssells" | "recentlyviewed" => Rule::Related,
         "newsletter" | "newsletters" | "subscribe" | "subscription" | "signup" | "promo"
         | "promos" | "promotion" | "sponsored" | "sponsor" => Rule::Promo,
         "ad" | "ads" | "advert" | "adverts" | "advertisement" | "advertising" | "adslot"
@@ -1103,6 +1104,13 @@ mod tests {
         assert_eq!(rule_of_names("swiper-slide "), Some(Rule::Gallery));
         assert_eq!(rule_of_names("photo-gallery "), Some(Rule::Gallery));
         assert_eq!(rule_of_names("jp-relatedposts "), Some(Rule::Related));
+        // A shop's rails of other products: WooCommerce's up-sells, Magento's cross-sells.
+        assert_eq!(
+            rule_of_names("up-sells upsells products "),
+            Some(Rule::Related)
+        );
+        assert_eq!(rule_of_names("crosssell block "), Some(Rule::Related));
+        assert_eq!(rule_of_names("up-sells "), None);
         assert_eq!(rule_of_names("ad-container mobile "), Some(Rule::Ad));
         assert_eq!(rule_of_names("add-to-cart header "), None);
         assert_eq!(rule_of_names("newsletterSignup "), Some(Rule::Promo));
