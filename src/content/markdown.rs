@@ -231,9 +231,10 @@ fn walk_node(
             marked.push_str(close);
             append_normalized(output, marked, in_pre);
         }
-        // A paragraph or another block, and a code block: what `handle` writes for them,
-        // appended in place rather than framed in a string of its own first (see
-        // `append_block`). Spaces at a block's end mean nothing (see `handle`).
+        // A paragraph or another block, and a code block: appended in place rather than
+        // framed in a string of its own first (see `append_block`). Spaces at a block's end
+        // mean nothing: the one before a caption that was removed as boilerplate would
+        // trail the image's line.
         Tag::Block => {
             let content = walk_children(node, name, in_pre);
             append_block(output, content.trim_end_matches(['\n', ' ']), in_pre);
@@ -378,15 +379,8 @@ fn handle(node: &NodeRef, name: &str, tag: Tag, in_pre: bool) -> Option<String> 
         Tag::Br => Some("  \n".to_owned()),
         Tag::Hr => Some("\n\n* * *\n\n".to_owned()),
         Tag::Table => Some(table(node, name, in_pre)),
-        // `walk_node` appends these two itself (`append_block`); kept so that `handle`
-        // writes every tag.
-        Tag::Block => {
-            // Spaces at a block's end mean nothing: the one before a caption that was
-            // removed as boilerplate would trail the image's line.
-            let content = walk_children(node, name, in_pre);
-            Some(block(content.trim_end_matches(['\n', ' '])))
-        }
-        Tag::Pre => Some(block(&walk_children(node, name, in_pre))),
+        // `walk_node` appends these two itself, in place (`append_block`).
+        Tag::Block | Tag::Pre => None,
         Tag::Span | Tag::Other | Tag::Script(_) => Some(walk_children(node, name, in_pre)),
     }
 }
