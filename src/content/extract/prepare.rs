@@ -16,7 +16,9 @@ use super::kinds::{
     flatten_author_lines, is_heading_slug, keep_comment_thread, names_author,
     unwrap_noscript_content,
 };
-use super::product::{is_product_page, itemtype_names_product, json_ld_names_product, PageType};
+use super::product::{
+    is_cart_form, is_product_page, itemtype_names_product, json_ld_names_product, PageType,
+};
 use super::tabs::{is_tab_panel, TAB_MARK};
 use crate::content::find::is_json_ld;
 
@@ -75,6 +77,8 @@ pub(crate) struct Found<'a> {
     product_items: usize,
     /// What the page's `og:type` says it is (see [`super::product::PageType`]).
     og_type: PageType,
+    /// Forms that put a product in the cart (see [`super::product::is_cart_form`]).
+    cart_forms: usize,
 }
 
 /// Inline (phrasing) elements: inside a line of text they are part of a sentence.
@@ -259,6 +263,7 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                     // below to read.
                     Kind::Container if in_line || bare => {}
                     Kind::Container => {
+                        found.cart_forms += usize::from(is_cart_form(&child));
                         if is_heading_slug(&child) {
                             found.slug_ids.push(child);
                         }
@@ -319,7 +324,7 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
     keep_comment_thread(doc, &found.comments);
     flatten_author_lines(doc, &found.authors);
     shape.tabs = !found.tab_panels.is_empty();
-    shape.product = is_product_page(found.og_type, found.product_items, || {
+    shape.product = is_product_page(found.og_type, found.product_items, found.cart_forms, || {
         found
             .scripts
             .iter()

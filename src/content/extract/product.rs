@@ -8,6 +8,8 @@
 //! A page says it is a product in one of three standard ways, read while it is prepared:
 //! schema.org JSON-LD (`"@type": "Product"`, also inside `@graph` or a type list),
 //! schema.org microdata (`itemtype=".../Product"`), or Open Graph (`og:type` `product`).
+//! A shop that uses none of them (Amazon) still has one form that adds the product to the
+//! cart (see [`is_cart_form`]); a category page has one per product.
 //! On such a page, when readability's pick holds less than [`PRODUCT_SHARE`] percent of
 //! the visible characters of the body without its boilerplate, the body is written
 //! instead (see `crate::content::extract`). Whole blocks only; no word is cut (DESIGN §12).
@@ -136,9 +138,29 @@ impl PageType {
 pub(crate) fn is_product_page(
     og_type: PageType,
     product_items: usize,
+    cart_forms: usize,
     json_ld: impl FnOnce() -> bool,
 ) -> bool {
-    og_type == PageType::Product || (product_items > 0 && og_type != PageType::Article) || json_ld()
+    og_type == PageType::Product
+        || ((product_items > 0 || cart_forms == 1) && og_type != PageType::Article)
+        || json_ld()
+}
+
+/// Whether `node` is a form that puts a product in the cart: its `id`, `class` or `action`
+/// says "add to cart" (`addToCart`, `product_addtocart_form`, `/cart/add`), whatever the
+/// case and the `-` or `_` between the words.
+pub(crate) fn is_cart_form(node: &NodeRef) -> bool {
+    node.has_name("form")
+        && ["id", "class", "action"].into_iter().any(|name| {
+            node.attr(name).is_some_and(|value| {
+                let squeezed: String = value
+                    .chars()
+                    .filter(|c| !matches!(c, '-' | '_'))
+                    .map(|c| c.to_ascii_lowercase())
+                    .collect();
+                squeezed.contains("addtocart") || squeezed.contains("cart/add")
+            })
+        })
 }
 
 /// How deep [`json_ld_names_product`] looks into nested objects and arrays: a product is
@@ -241,13 +263,47 @@ mod tests {
     fn a_page_is_a_product_by_its_own_word_not_by_a_box_of_recommendations() {
         let yes = || true;
         let no = || false;
-        assert!(is_product_page(PageType::Product, 0, no));
-        assert!(is_product_page(PageType::Unnamed, 0, yes));
-        assert!(is_product_page(PageType::Article, 0, yes));
-        assert!(is_product_page(PageType::Other, 1, no));
-        assert!(is_product_page(PageType::Unnamed, 3, no));
+        assert!(is_product_page(PageType::Product, 0, 0, no));
+        assert!(is_product_page(PageType::Unnamed, 0, 0, yes));
+        assert!(is_product_page(PageType::Article, 0, 0, yes));
+        assert!(is_product_page(PageType::Other, 1, 0, no));
+        assert!(is_product_page(PageType::Unnamed, 3, 0, no));
         // An article with products recommended beside it.
-        assert!(!is_product_page(PageType::Article, 2, no));
-        assert!(!is_product_page(PageType::Unnamed, 0, no));
+        assert!(!is_product_page(PageType::Article, 2, 0, no));
+        assert!(!is_product_page(PageType::Unnamed, 0, 0, no));
+        // One form that adds the product to the cart; not many (a category), not on an
+        // article.
+        assert!(is_product_page(PageType::Unnamed, 0, 1, no));
+        assert!(!is_product_page(PageType::Unnamed, 0, 2, no));
+        assert!(!is_product_page(PageType::Article, 0, 1, no));
+    }
+
+    #[test]
+    fn a_cart_form_says_add_to_cart_in_its_id_class_or_action() {
+        let doc = Document::from(
+            r#"<form id=a1 action="/gp/product/handle-buy-box" id="addToCart"></form>
+               <form id=a2 class="product_addtocart_form"></form>
+               <form id=a3 action="https://shop.example/cart/add"></form>
+               <form id=a4 action="/Add-To-Cart"></form>
+               <form id=n1 action="/search"></form>
+               <form id=n2 class="cart"></form>
+               <div id=n3 class="add-to-cart"></div>"#,
+        );
+        for (id, want) in [
+            ("a1", false), // the first `id` wins in HTML: "a1"
+            ("a2", true),
+            ("a3", true),
+            ("a4", true),
+            ("n1", false),
+            ("n2", false),
+            ("n3", false),
+        ] {
+            let sel = doc.select(&format!("#{id}"));
+            let node = sel.nodes().first().expect("the element");
+            assert_eq!(is_cart_form(node), want, "{id}");
+        }
+        let amazon = Document::from(r#"<form id="addToCart" method="post"></form>"#);
+        let sel = amazon.select("form");
+        assert!(is_cart_form(sel.nodes().first().expect("the form")));
     }
 }

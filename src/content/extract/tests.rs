@@ -350,6 +350,24 @@ mod pipeline {
             r#"<main itemscope itemtype="https://schema.org/Product">"#,
         );
         assert!(parse_prepared_seen(&microdata, None, false).shape.product);
+        // So does its one form that adds it to the cart (Amazon's `addToCart`, Shopify's
+        // `/cart/add`, Magento's `product_addtocart_form`); a page of many such forms is a
+        // category, and an article is not a product for one.
+        let cart = |forms: usize, marker: &str| {
+            let form = r#"<form id="addToCart" action="/gp/product/handle-buy-box"><button>Add to Cart</button></form>"#;
+            page(marker).replace(
+                "<div class=specs>",
+                &format!("{}<div class=specs>", form.repeat(forms)),
+            )
+        };
+        assert!(parse_prepared_seen(&cart(1, ""), None, false).shape.product);
+        assert!(!parse_prepared_seen(&cart(2, ""), None, false).shape.product);
+        let article = r#"<meta property="og:type" content="article">"#;
+        assert!(
+            !parse_prepared_seen(&cart(1, article), None, false)
+                .shape
+                .product
+        );
         // A page that names no product, or an article about one: the pick stands.
         for marker in [
             "",
