@@ -1,6 +1,7 @@
 //! What a person sees on a page: hidden elements (`<template>`, `hidden`,
 //! `aria-hidden="true"`, inline `display:none` / `visibility:hidden`; not the segments a
-//! React page streams, which its script shows at once) are removed before
+//! React page streams, which its script shows at once, nor the main content behind a
+//! modal dialog, hidden from assistive technology only) are removed before
 //! extraction, and [`visible_text`] is all the text a person sees, for the judge's measure.
 //! A hidden element that holds a large block of text is kept for extraction (a page that
 //! hides its article until a script has run) but marked, so that the judge's measure
@@ -35,6 +36,7 @@ pub(crate) fn remove_unseen(doc: &Document) -> bool {
     let mut doomed: Vec<NodeRef> = Vec::new();
     let mut kept: Vec<NodeRef> = Vec::new();
     let mut streamed: Vec<NodeRef> = Vec::new();
+    let mut backgrounds: Vec<NodeRef> = Vec::new();
     let mut stack: Vec<NodeRef> = vec![doc.root()];
     while let Some(node) = stack.pop() {
         for child in node.children_it(false) {
@@ -48,6 +50,10 @@ pub(crate) fn remove_unseen(doc: &Document) -> bool {
                     "template" => Hidden::Remove,
                     "div" if is_streamed_segment(&child) => {
                         streamed.push(child);
+                        Hidden::No
+                    }
+                    _ if is_modal_background(&child) => {
+                        backgrounds.push(child);
                         Hidden::No
                     }
                     _ => is_hidden(&child),
@@ -69,7 +75,47 @@ pub(crate) fn remove_unseen(doc: &Document) -> bool {
     for node in &streamed {
         node.remove_attr("hidden");
     }
+    for node in &backgrounds {
+        node.remove_attr("aria-hidden");
+    }
     !kept.is_empty()
+}
+
+/// The page's main content hidden from assistive technology only (`<main>` or
+/// `role="main"` with `aria-hidden="true"`, nothing else hiding it): the inert background
+/// of a modal dialog (eBay's item page behind its consent dialog). A person sees it, so it
+/// is shown, and loses `aria-hidden`, or readability (which skips such elements as
+/// Readability.js does) would drop the page's content. Nothing else marked `aria-hidden`
+/// is shown: on the 2026 corpus every other block of 2,000 characters under it was a
+/// dialog, a menu or a carousel's copy.
+fn is_modal_background(node: &NodeRef) -> bool {
+    let main = node.has_name("main")
+        || node.attr("role").is_some_and(|r| {
+            r.split_ascii_whitespace()
+                .any(|r| r.eq_ignore_ascii_case("main"))
+        });
+    main && node
+        .attr("aria-hidden")
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+        && !node.has_attr("hidden")
+        && !node.has_attr("inert")
+        && !hidden_by_style(node)
+}
+
+/// An inline `display:none` or `visibility:hidden`/`collapse`.
+fn hidden_by_style(node: &NodeRef) -> bool {
+    node.attr("style").is_some_and(|style| {
+        style.split(';').any(|decl| {
+            let Some((prop, value)) = decl.split_once(':') else {
+                return false;
+            };
+            let prop = prop.trim().to_ascii_lowercase();
+            let value = value.trim().to_ascii_lowercase();
+            (prop == "display" && value.starts_with("none"))
+                || (prop == "visibility"
+                    && (value.starts_with("hidden") || value.starts_with("collapse")))
+        })
+    })
 }
 
 /// A segment of a page that React streams from the server: `<div hidden id="S:0">`, which
@@ -105,18 +151,7 @@ pub(crate) fn is_hidden(node: &NodeRef) -> Hidden {
         || node
             .attr("aria-hidden")
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-        || node.attr("style").is_some_and(|style| {
-            style.split(';').any(|decl| {
-                let Some((prop, value)) = decl.split_once(':') else {
-                    return false;
-                };
-                let prop = prop.trim().to_ascii_lowercase();
-                let value = value.trim().to_ascii_lowercase();
-                (prop == "display" && value.starts_with("none"))
-                    || (prop == "visibility"
-                        && (value.starts_with("hidden") || value.starts_with("collapse")))
-            })
-        });
+        || hidden_by_style(node);
     if !marked {
         Hidden::No
     } else if holds_readable_text(node, HIDDEN_KEEP) {

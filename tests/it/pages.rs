@@ -366,3 +366,58 @@ async fn regression_hidden_prose_made_a_challenge_page_an_article() {
         assert!(out.text.contains("harbour master"), "{}", out.text);
     }
 }
+
+/// An item page behind its consent dialog (eBay's): `<main aria-hidden="true">` is the
+/// inert background of a modal, which a person sees, so the page is its item, not a
+/// consent wall. The same page with its main content hidden from everyone is a wall.
+#[tokio::test]
+async fn regression_an_item_page_behind_a_consent_dialog_was_a_consent_wall() {
+    let prose = "<p>The river rose overnight and the ferry stayed in port until noon, when the \
+                 harbour master judged the current safe again. </p>"
+        .repeat(40);
+    let page = |main: &str| {
+        format!(
+            "<!doctype html><html><head><title>Clutch kit | eBay</title></head><body>\
+             <div role=\"dialog\" aria-modal=\"true\"><h2>We value your privacy</h2>\
+             <p>We and our partners use cookies. Accept all cookies to continue, or manage \
+             your choices.</p><button>Accept all</button><button>Reject all</button></div>\
+             <main {main}><h1>Clutch kit</h1>{prose}</main></body></html>"
+        )
+    };
+    let server = MockServer::start().await;
+    for (name, main) in [
+        ("behind", "role=\"presentation\" aria-hidden=\"true\""),
+        ("hidden", "hidden"),
+    ] {
+        Mock::given(path(format!("/{name}")))
+            .respond_with(crate::common::html(page(main)))
+            .mount(&server)
+            .await;
+    }
+    for extract in ["auto", "text", "raw"] {
+        let e = engine(&format!(
+            "[lookup]\nextract = \"{extract}\"\n{}",
+            http_providers(&["direct"])
+        ));
+        let out = e
+            .lookup(&ToolInput::for_url(format!("{}/behind", server.uri())))
+            .await;
+        assert!(
+            out.receipt.ok,
+            "{extract}: {}",
+            out.receipt.attempts_log[0].detail
+        );
+        assert!(out.text.contains("harbour master"), "{}", out.text);
+        let out = e
+            .lookup(&ToolInput::for_url(format!("{}/hidden", server.uri())))
+            .await;
+        assert!(!out.receipt.ok, "{extract}: consent wall called success");
+        assert!(
+            out.receipt.attempts_log[0]
+                .detail
+                .starts_with("consent wall detected"),
+            "{}",
+            out.receipt.attempts_log[0].detail
+        );
+    }
+}

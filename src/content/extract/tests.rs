@@ -1388,6 +1388,50 @@ mod unseen {
     }
 
     #[test]
+    fn the_main_content_behind_a_modal_dialog_is_shown() {
+        // eBay's item page marks `<main>` `aria-hidden` while its consent dialog is open:
+        // the inert background of a modal, which a person sees. It is content, and the
+        // judge's measure of the page holds it, so the page is no consent wall.
+        let dialog = "<div role=\"dialog\" aria-modal=\"true\"><p>We use cookies to improve \
+                      your experience. Accept all cookies or manage your choices.</p>\
+                      <button>Accept all</button></div>";
+        let page = |main: &str| {
+            format!(
+                "<html><body>{dialog}<main {main}><h1>Clutch kit</h1><p>{}</p></main></body></html>",
+                PROSE.repeat(20)
+            )
+        };
+        for main in [
+            "aria-hidden=\"true\"",
+            "role=\"presentation\" aria-hidden=\"true\"",
+        ] {
+            let html = page(main);
+            let out = extract(&html, BodyKind::Html, ExtractMode::Text, None);
+            assert!(out.text.contains("harbour master"), "{main}: {}", out.text);
+            assert!(!out.hidden_content, "{main}");
+            assert!(visible_text(&html).contains("harbour master"), "{main}");
+        }
+        let role_main = format!(
+            "<html><body>{dialog}<div role=\"main\" aria-hidden=\"true\"><p>{}</p></div></body></html>",
+            PROSE.repeat(20)
+        );
+        assert!(visible_text(&role_main).contains("harbour master"));
+        // Hidden from everyone, it stays hidden: kept for its text, and marked so.
+        for main in [
+            "hidden aria-hidden=\"true\"",
+            "aria-hidden=\"true\" style=\"display:none\"",
+            "aria-hidden=\"true\" inert",
+        ] {
+            let html = page(main);
+            assert!(!visible_text(&html).contains("harbour master"), "{main}");
+        }
+        // Any other block under `aria-hidden` is not shown.
+        let aside = page("").replace("<main >", "<main><div aria-hidden=\"true\">");
+        let aside = aside.replace("</main>", "</div></main>");
+        assert!(!visible_text(&aside).contains("harbour master"), "{aside}");
+    }
+
+    #[test]
     fn symbol_runs_are_text_the_page_shows() {
         // Regression (issue 23): runs of 80+ non-space characters outside code were cut
         // from the text. Whatever a person sees stays, in prose and in code; the judge
