@@ -52,11 +52,14 @@ pub(crate) fn remove_unseen(doc: &Document) -> bool {
                         streamed.push(child);
                         Hidden::No
                     }
-                    _ if is_modal_background(&child) => {
-                        backgrounds.push(child);
-                        Hidden::No
-                    }
-                    _ => is_hidden(&child),
+                    _ => match is_hidden(&child) {
+                        Hidden::No => Hidden::No,
+                        _ if is_modal_background(&child) => {
+                            backgrounds.push(child);
+                            Hidden::No
+                        }
+                        hidden => hidden,
+                    },
                 })
                 .unwrap_or(Hidden::No);
             match hidden {
