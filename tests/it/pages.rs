@@ -317,22 +317,14 @@ async fn regression_hidden_prose_made_a_challenge_page_an_article() {
          <noscript>Please enable JavaScript to view this site.</noscript>\
          <div id=\"app\" style=\"display:none\"><h1>Ferries</h1>{prose}</div></body></html>"
     );
-    let server = MockServer::start().await;
-    for (name, body) in [
+    let server = serve_pages([
         ("challenge", challenge),
         ("consent", consent),
         ("fouc", fouc),
-    ] {
-        Mock::given(path(format!("/{name}")))
-            .respond_with(crate::common::html(body))
-            .mount(&server)
-            .await;
-    }
+    ])
+    .await;
     for extract in ["auto", "text", "raw"] {
-        let e = engine(&format!(
-            "[lookup]\nextract = \"{extract}\"\n{}",
-            http_providers(&["direct"])
-        ));
+        let e = direct_engine(extract);
         let lookup = |name: &str| {
             let url = format!("{}/{name}", server.uri());
             let e = &e;
@@ -384,21 +376,13 @@ async fn regression_an_item_page_behind_a_consent_dialog_was_a_consent_wall() {
              <main {main}><h1>Clutch kit</h1>{prose}</main></body></html>"
         )
     };
-    let server = MockServer::start().await;
-    for (name, main) in [
-        ("behind", "role=\"presentation\" aria-hidden=\"true\""),
-        ("hidden", "hidden"),
-    ] {
-        Mock::given(path(format!("/{name}")))
-            .respond_with(crate::common::html(page(main)))
-            .mount(&server)
-            .await;
-    }
+    let server = serve_pages([
+        ("behind", page("role=\"presentation\" aria-hidden=\"true\"")),
+        ("hidden", page("hidden")),
+    ])
+    .await;
     for extract in ["auto", "text", "raw"] {
-        let e = engine(&format!(
-            "[lookup]\nextract = \"{extract}\"\n{}",
-            http_providers(&["direct"])
-        ));
+        let e = direct_engine(extract);
         let out = e
             .lookup(&ToolInput::for_url(format!("{}/behind", server.uri())))
             .await;
@@ -420,4 +404,24 @@ async fn regression_an_item_page_behind_a_consent_dialog_was_a_consent_wall() {
             out.receipt.attempts_log[0].detail
         );
     }
+}
+
+/// A loopback server with each page (HTML) at `/{name}`.
+async fn serve_pages<const N: usize>(pages: [(&str, String); N]) -> MockServer {
+    let server = MockServer::start().await;
+    for (name, body) in pages {
+        Mock::given(path(format!("/{name}")))
+            .respond_with(crate::common::html(body))
+            .mount(&server)
+            .await;
+    }
+    server
+}
+
+/// An engine that looks up with the direct provider alone, in `extract` mode.
+fn direct_engine(extract: &str) -> vetch::lookup::Engine {
+    engine(&format!(
+        "[lookup]\nextract = \"{extract}\"\n{}",
+        http_providers(&["direct"])
+    ))
 }
