@@ -336,19 +336,7 @@ async fn regression_hidden_prose_made_a_challenge_page_an_article() {
             out.receipt.attempts_log[0].detail,
             "interstitial page detected ('just a moment')"
         );
-        let out = lookup("consent").await;
-        assert!(!out.receipt.ok, "{extract}: consent wall called success");
-        assert_eq!(
-            out.receipt.attempts_log[0].outcome,
-            Outcome::UnusableContent
-        );
-        assert!(
-            out.receipt.attempts_log[0]
-                .detail
-                .starts_with("consent wall detected"),
-            "{}",
-            out.receipt.attempts_log[0].detail
-        );
+        assert_consent_wall(&lookup("consent").await, extract);
         let out = lookup("fouc").await;
         assert!(
             out.receipt.ok,
@@ -383,26 +371,12 @@ async fn regression_an_item_page_behind_a_consent_dialog_was_a_consent_wall() {
     .await;
     for extract in ["auto", "text", "raw"] {
         let e = direct_engine(extract);
-        let out = e
-            .lookup(&ToolInput::for_url(format!("{}/behind", server.uri())))
-            .await;
-        assert!(
-            out.receipt.ok,
-            "{extract}: {}",
-            out.receipt.attempts_log[0].detail
-        );
-        assert!(out.text.contains("harbour master"), "{}", out.text);
-        let out = e
-            .lookup(&ToolInput::for_url(format!("{}/hidden", server.uri())))
-            .await;
-        assert!(!out.receipt.ok, "{extract}: consent wall called success");
-        assert!(
-            out.receipt.attempts_log[0]
-                .detail
-                .starts_with("consent wall detected"),
-            "{}",
-            out.receipt.attempts_log[0].detail
-        );
+        let url = |name: &str| ToolInput::for_url(format!("{}/{name}", server.uri()));
+        let out = e.lookup(&url("behind")).await;
+        let detail = &out.receipt.attempts_log[0].detail;
+        let shown = out.receipt.ok && out.text.contains("harbour master");
+        assert!(shown, "{extract}: {detail}\n{}", out.text);
+        assert_consent_wall(&e.lookup(&url("hidden")).await, extract);
     }
 }
 
@@ -424,4 +398,16 @@ fn direct_engine(extract: &str) -> vetch::lookup::Engine {
         "[lookup]\nextract = \"{extract}\"\n{}",
         http_providers(&["direct"])
     ))
+}
+
+/// The lookup was refused as a consent wall.
+fn assert_consent_wall(out: &vetch::lookup::Lookup, extract: &str) {
+    let attempt = &out.receipt.attempts_log[0];
+    assert!(!out.receipt.ok, "{extract}: consent wall called success");
+    assert_eq!(attempt.outcome, Outcome::UnusableContent, "{extract}");
+    let detail = &attempt.detail;
+    assert!(
+        detail.starts_with("consent wall detected"),
+        "{extract}: {detail}"
+    );
 }
