@@ -35,8 +35,8 @@ pub(crate) const HIDDEN_KEEP: usize = 2000;
 pub(crate) fn remove_unseen(doc: &Document) -> bool {
     let mut doomed: Vec<NodeRef> = Vec::new();
     let mut kept: Vec<NodeRef> = Vec::new();
-    let mut streamed: Vec<NodeRef> = Vec::new();
-    let mut backgrounds: Vec<NodeRef> = Vec::new();
+    // Shown once the attribute that hides them goes (see `Hidden::Unhide`).
+    let mut unhidden: Vec<(NodeRef, &str)> = Vec::new();
     let mut stack: Vec<NodeRef> = vec![doc.root()];
     while let Some(node) = stack.pop() {
         for child in node.children_it(false) {
@@ -48,24 +48,18 @@ pub(crate) fn remove_unseen(doc: &Document) -> bool {
                 .map(|name| match &*name.local {
                     "html" | "body" => Hidden::No,
                     "template" => Hidden::Remove,
-                    "div" if is_streamed_segment(&child) => {
-                        streamed.push(child);
-                        Hidden::No
-                    }
-                    _ => match is_hidden(&child) {
-                        Hidden::No => Hidden::No,
-                        _ if is_modal_background(&child) => {
-                            backgrounds.push(child);
-                            Hidden::No
-                        }
-                        hidden => hidden,
-                    },
+                    "div" if is_streamed_segment(&child) => Hidden::Unhide("hidden"),
+                    _ => is_hidden(&child),
                 })
                 .unwrap_or(Hidden::No);
             match hidden {
                 Hidden::Remove => doomed.push(child),
                 Hidden::Keep => kept.push(child),
                 Hidden::No => stack.push(child),
+                Hidden::Unhide(attr) => {
+                    unhidden.push((child, attr));
+                    stack.push(child);
+                }
             }
         }
     }
@@ -75,34 +69,24 @@ pub(crate) fn remove_unseen(doc: &Document) -> bool {
     for node in &kept {
         node.set_attr(HIDDEN_MARK, "");
     }
-    for node in &streamed {
-        node.remove_attr("hidden");
-    }
-    for node in &backgrounds {
-        node.remove_attr("aria-hidden");
+    for (node, attr) in &unhidden {
+        node.remove_attr(attr);
     }
     !kept.is_empty()
 }
 
-/// The page's main content hidden from assistive technology only (`<main>` or
-/// `role="main"` with `aria-hidden="true"`, nothing else hiding it): the inert background
-/// of a modal dialog (eBay's item page behind its consent dialog). A person sees it, so it
-/// is shown, and loses `aria-hidden`, or readability (which skips such elements as
-/// Readability.js does) would drop the page's content. Nothing else marked `aria-hidden`
-/// is shown: on the 2026 corpus every other block of 2,000 characters under it was a
-/// dialog, a menu or a carousel's copy.
-fn is_modal_background(node: &NodeRef) -> bool {
-    let main = node.has_name("main")
+/// The page's main content (`<main>` or `role="main"`), which `aria-hidden="true"` alone
+/// hides from assistive technology only: the inert background of a modal dialog (eBay's
+/// item page behind its consent dialog), which a person sees. Nothing else marked
+/// `aria-hidden` is shown: on the 2026 corpus every other block of 2,000 characters under
+/// it was a dialog, a menu or a carousel's copy.
+fn is_main_content(node: &NodeRef) -> bool {
+    (node.has_name("main")
         || node.attr("role").is_some_and(|r| {
             r.split_ascii_whitespace()
                 .any(|r| r.eq_ignore_ascii_case("main"))
-        });
-    main && node
-        .attr("aria-hidden")
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-        && !node.has_attr("hidden")
+        }))
         && !node.has_attr("inert")
-        && !hidden_by_style(node)
 }
 
 /// An inline `display:none` or `visibility:hidden`/`collapse`.
@@ -124,8 +108,7 @@ fn hidden_by_style(node: &NodeRef) -> bool {
 /// A segment of a page that React streams from the server: `<div hidden id="S:0">`, which
 /// its script moves into the page at once, in place of `<template id="B:0">`. Every reader
 /// with JavaScript sees it: it is shown (not hidden, not marked), and loses its `hidden`
-/// attribute, or readability (which skips hidden elements as Readability.js does) would
-/// drop the page's content.
+/// attribute (see [`Hidden::Unhide`]).
 fn is_streamed_segment(node: &NodeRef) -> bool {
     node.has_attr("hidden")
         && node.attr("id").is_some_and(|id| {
@@ -145,17 +128,25 @@ pub(crate) enum Hidden {
     Remove,
     /// Hidden, but holding a large block of text: kept as content, and marked.
     Keep,
+    /// Hidden by this attribute, yet shown to every reader (a React streamed segment, the
+    /// main content behind a modal dialog): shown, walked into, and the attribute dropped,
+    /// or readability (which skips hidden elements as Readability.js does) would drop the
+    /// page's content.
+    Unhide(&'static str),
 }
 
 /// Hidden by markup (see [`remove_unseen`]): removed, or kept when it holds a large block
-/// of readable text.
+/// of readable text; shown when only `aria-hidden` hides the page's main content (see
+/// [`is_main_content`]).
 pub(crate) fn is_hidden(node: &NodeRef) -> Hidden {
-    let marked = node.has_attr("hidden")
-        || node
-            .attr("aria-hidden")
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-        || hidden_by_style(node);
-    if !marked {
+    let by_aria = node
+        .attr("aria-hidden")
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
+    let by_markup = node.has_attr("hidden") || hidden_by_style(node);
+    let marked = by_markup || by_aria;
+    if by_aria && !by_markup && is_main_content(node) {
+        Hidden::Unhide("aria-hidden")
+    } else if !marked {
         Hidden::No
     } else if holds_readable_text(node, HIDDEN_KEEP) {
         Hidden::Keep
