@@ -299,7 +299,9 @@ mod pipeline {
                 "<html><head>{marker}</head><body><nav><a href=/>Home</a> <a href=/lights>Lights</a></nav>\
                  <main><h1>Lantern 2</h1><p class=price>$49.00</p>\
                  <div class=description><p>{description}</p></div>\
-                 <div class=specs><p>{specs}</p></div></main>\
+                 <div class=specs><p>{specs}</p></div>\
+                 <form action=/review><label>How would you rate this light?</label>\
+                 <textarea name=review></textarea></form></main>\
                  <footer><p>Copyright Hollowfield Outdoor</p></footer></body></html>"
             )
         };
@@ -333,8 +335,10 @@ mod pipeline {
             for line in ["$49.00", description, specs] {
                 assert!(body.contains(line), "{line}\n{body}");
             }
-            // The page's navigation and footer are not.
+            // The page's navigation and footer are not, nor the form where a reader
+            // writes a review.
             assert!(!body.contains("Copyright"), "{body}");
+            assert!(!body.contains("How would you rate"), "{body}");
             assert!(!body.contains("Lights"), "{body}");
             // A pick with most of the body stands.
             let prepared = parse_prepared_seen(&page(marker), None, false);
