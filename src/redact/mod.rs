@@ -309,6 +309,11 @@ impl Redactor {
             redact_url_parts(&shapes, URL_MARKER).into_owned()
         };
         let mut out = round(url);
+        // A round is a function of its input: one that changed nothing is already the
+        // fixpoint (most URLs of a page), and `url` parsed.
+        if out == url {
+            return out;
+        }
         for _ in 0..8 {
             let again = round(&out);
             if again == out {
