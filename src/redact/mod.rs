@@ -566,6 +566,11 @@ impl Redactor {
                 Cow::Owned(s) => Some(s),
                 Cow::Borrowed(_) => None,
             };
+            // A round that changed nothing leaves the text the next round would see: its
+            // view would find nothing again (each pass is a function of the text alone).
+            if !changed && scanned.is_none() {
+                break;
+            }
             if let Some(s) = scanned {
                 cur = Cow::Owned(s);
             }
