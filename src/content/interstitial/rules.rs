@@ -667,12 +667,12 @@ pub(crate) fn ascii_boundaries(pattern: &str) -> String {
 /// so an ASCII-case-insensitive search for these literals finds every text the patterns
 /// can match (see the test `decisive_literals_are_necessary`).
 pub(crate) const DECISIVE_LITERALS: &[&[&str]] = &[
-    &["_vc", "_an"],
+    &["chl_vc", "chl_an"],
     &["_cf_chl_opt"],
     &["/cdn-cgi/challenge-platform/"],
     &["_incap"],
-    &["-captcha"],
-    &["-delivery.com"],
+    &["px-captcha"],
+    &["captcha-delivery.com"],
     &["-if-cpt-container"],
     &["waf.com/"],
     &["://validate.perfdrive.com/"],

@@ -606,7 +606,7 @@ fn details_name_the_kind() {
 }
 
 /// Each literal of the pre-scan is written in its pattern (outside any optional part;
-/// `_vc` and `_an` one in each branch of the first pattern's alternation); its letters
+/// `chl_vc` and `chl_an` one in each branch of the first pattern's alternation); its letters
 /// fold to no character outside ASCII; and every sample of a decisive structure both
 /// matches its pattern and holds one of the pattern's literals.
 #[test]
