@@ -56,10 +56,19 @@ enum Step<'a> {
 /// The runs are gathered first and looked at once, joined by `\n`: only a run that holds a
 /// place where redaction could change it ([`Redactor::change_spans`]) is redacted, whole
 /// and alone, as every run was before; a page of prose with nothing to hide costs one
-/// search of its text instead of one per paragraph.
+/// search of its text instead of one per paragraph. The printable attribute values are
+/// looked at the same way, together ([`redact_attrs`]).
 pub fn redact_document(doc: &Document, redactor: &Redactor) {
-    let runs = gather_runs(doc, redactor);
+    let (runs, attrs) = gather_runs(doc);
+    redact_attrs(&attrs, redactor);
     redact_runs(&runs, redactor);
+}
+
+/// A printable attribute value of one element ([`PRINTED_ATTRS`]).
+struct Attr<'a> {
+    node: NodeRef<'a>,
+    name: &'static str,
+    value: String,
 }
 
 /// The inline runs of a page, in document order: one list of text nodes, cut at `ends`
@@ -87,13 +96,13 @@ impl<'a> Runs<'a> {
     }
 }
 
-/// The inline runs of `doc`, in document order; every printable attribute value is
-/// redacted on the way.
-fn gather_runs<'a>(doc: &'a Document, redactor: &Redactor) -> Runs<'a> {
+/// The inline runs of `doc`, in document order, and every printable attribute value.
+fn gather_runs(doc: &Document) -> (Runs<'_>, Vec<Attr<'_>>) {
     let mut runs = Runs {
         nodes: Vec::new(),
         ends: Vec::new(),
     };
+    let mut attrs = Vec::new();
     let mut stack: Vec<Step> = vec![Step::Visit(doc.root())];
     while let Some(step) = stack.pop() {
         let node = match step {
@@ -122,7 +131,7 @@ fn gather_runs<'a>(doc: &'a Document, redactor: &Redactor) -> Runs<'a> {
             None => (false, false),
         };
         if node.is_element() {
-            redact_attrs(&node, redactor);
+            printed_attrs(&node, &mut attrs);
         }
         if skipped {
             continue;
@@ -138,7 +147,7 @@ fn gather_runs<'a>(doc: &'a Document, redactor: &Redactor) -> Runs<'a> {
         stack[first..].reverse();
     }
     runs.end_run();
-    runs
+    (runs, attrs)
 }
 
 /// Redact the runs that may change: those overlapping a span [`Redactor::change_spans`]
@@ -168,7 +177,8 @@ fn redact_runs(runs: &Runs, redactor: &Redactor) {
     }
 }
 
-fn redact_attrs(node: &NodeRef, redactor: &Redactor) {
+/// The printable attribute values of `node`, appended to `attrs`.
+fn printed_attrs<'a>(node: &NodeRef<'a>, attrs: &mut Vec<Attr<'a>>) {
     // One look at the element first: most carry none of these (one `attr` per name costs a
     // borrow of the tree and a search of the attributes each).
     let printed = node.query_or(false, |n| {
@@ -182,18 +192,47 @@ fn redact_attrs(node: &NodeRef, redactor: &Redactor) {
         return;
     }
     for name in PRINTED_ATTRS {
-        let Some(value) = node.attr(name) else {
-            continue;
-        };
-        let value_clean = strip_controls(&value);
-        let redacted = if URL_ATTRS.contains(name) {
-            redactor.redact_url(&value_clean)
-        } else {
-            redactor.redact_text(&value_clean)
-        };
-        if redacted != *value {
-            node.set_attr(name, &redacted);
+        if let Some(value) = node.attr(name) {
+            attrs.push(Attr {
+                node: *node,
+                name,
+                value: value.to_string(),
+            });
         }
+    }
+}
+
+/// Redact the attribute values that may change: a value that overlaps no span
+/// [`Redactor::change_spans`] finds in all of them joined by `\n` comes out of
+/// [`strip_controls`] and [`Redactor::redact_text`] unchanged, and so out of
+/// [`Redactor::redact_url`] unless [`Redactor::url_may_change`] says its structure may
+/// hide something. Every value is redacted when no spans are given.
+fn redact_attrs(attrs: &[Attr], redactor: &Redactor) {
+    let mut pieces = Pieces::default();
+    for attr in attrs {
+        pieces.push(&attr.value);
+    }
+    let touched = pieces
+        .touched(redactor)
+        .unwrap_or_else(|| vec![true; attrs.len()]);
+    for (attr, touched) in attrs.iter().zip(touched) {
+        let url = URL_ATTRS.contains(&attr.name);
+        if touched || (url && Redactor::url_may_change(&attr.value)) {
+            redact_attr(attr, redactor);
+        }
+    }
+}
+
+/// Redact one attribute value (a URL as a URL) and write a change back.
+fn redact_attr(attr: &Attr, redactor: &Redactor) {
+    let value_clean = strip_controls(&attr.value);
+    let redacted = if URL_ATTRS.contains(&attr.name) {
+        redactor.redact_url(&value_clean)
+    } else {
+        redactor.redact_text(&value_clean)
+    };
+    if redacted != attr.value {
+        attr.node.set_attr(attr.name, &redacted);
     }
 }
 
@@ -345,6 +384,16 @@ mod tests {
             Just("</p><p>".to_string()),
             Just("<br>".to_string()),
             Just("<td>cell</td>".to_string()),
+            // Attribute values: links and images, plain, with a token, a password, a
+            // sensitive parameter, an escape or the registered literal.
+            Just("<a href=\"/docs/plain/path\" title=\"the key to it\">a</a> ".to_string()),
+            Just(format!("<a href=\"/p/{ghp}\">b</a> ")),
+            Just("<a href=\"https://example.com/a?token=abcDEF123456\">c</a> ".to_string()),
+            Just("<a href=\"https://u:pa55w0rdX@example.com/\">d</a> ".to_string()),
+            Just(format!("<a href=\"/{}\">e</a> ", &ghp.replace('_', "%5F"))),
+            Just(
+                "<img src=\"/s3cr3t-literal-value.png\" alt=\"password: hunter2Xy9\"> ".to_string()
+            ),
         ];
         let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
             cases: 200,
@@ -373,7 +422,11 @@ mod tests {
                 let touched = Document::from(html.as_str());
                 redact_document(&touched, &r);
                 let every = Document::from(html.as_str());
-                for run in gather_runs(&every, &r).iter() {
+                let (runs, attrs) = gather_runs(&every);
+                for attr in &attrs {
+                    redact_attr(attr, &r);
+                }
+                for run in runs.iter() {
                     redact_run(run, &r);
                 }
                 prop_assert_eq!(touched.html().to_string(), every.html().to_string());

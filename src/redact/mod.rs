@@ -288,6 +288,16 @@ impl Redactor {
         self.redact_str(text)
     }
 
+    /// Whether [`redact_url`](Self::redact_url) may change `url` where
+    /// [`redact_text`](Self::redact_text) would not: its structure rules hide a password
+    /// in the authority (before an `@`) and sensitive parameters of the query or the
+    /// fragment (after a `?` or a `#`). A URL without any of those three characters that
+    /// `redact_text` leaves as it is, `redact_url` leaves as it is too (the test
+    /// `prop_url_unchanged_where_text_is`).
+    pub fn url_may_change(url: &str) -> bool {
+        url.contains(['@', '?', '#'])
+    }
+
     /// Redact one URL: the password in userinfo, the values of sensitive query and fragment
     /// parameters (names kept, whatever the value's shape), plus anything
     /// [`redact_text`](Self::redact_text) would catch. Writes [`URL_MARKER`]; the result still
