@@ -434,9 +434,12 @@ async fn template_post_body_survives_quotes_and_backslashes() {
 
 #[tokio::test]
 async fn command_ok_nonzero_and_hung() {
-    let cfg = |argv: &str| {
-        format!("[lookup]\nattempt_timeout_secs = 1\n[[providers]]\nname = \"cmd\"\nkind = \"command\"\nargv = {argv}\n")
+    // Only the hung command needs a short timeout; the others get a long one, so that a
+    // loaded machine (the whole suite runs in parallel) cannot time out their `sh`.
+    let with_timeout = |secs: u32, argv: &str| {
+        format!("[lookup]\nattempt_timeout_secs = {secs}\n[[providers]]\nname = \"cmd\"\nkind = \"command\"\nargv = {argv}\n")
     };
+    let cfg = |argv: &str| with_timeout(30, argv);
     let ok = engine(&cfg(r#"["sh", "-c", "printf 'Fetched %s with a long enough body of useful text.' \"$0\"", "{url}"]"#))
         .lookup(&input("https://example.com/x"))
         .await;
@@ -461,7 +464,7 @@ async fn command_ok_nonzero_and_hung() {
 
     let hung = tokio::time::timeout(
         crate::common::HANG_GUARD,
-        engine(&cfg(r#"["sh", "-c", "sleep 30", "{url}"]"#))
+        engine(&with_timeout(1, r#"["sh", "-c", "sleep 30", "{url}"]"#))
             .lookup(&input("https://example.com/x")),
     )
     .await
