@@ -17,21 +17,20 @@
 # the judge, the final redaction, the printed JSON line) in user + sys CPU of the process;
 # trafilatura's is `extract()` alone on the same text, in the process CPU time of Python
 # (no fetch, no output). Each run's answers are checked: every page must be answered.
-set -euo pipefail
-cd "$(dirname "$0")/.."
 SRC=${1:?usage: scripts/bench-corpus-cpu.sh HTML_DIR [N]}
+SRC=$(cd "$SRC" && pwd)
+# The build, $VETCH and a cache directory of its own, as the other benchmarks have them
+# (its loopback server is not used here: the pages are served below).
+source "$(dirname "$0")/bench-common.sh"
 N=${2:-400}
 ROUNDS=${ROUNDS:-3}
 C=${CONCURRENCY:-8}
 MODES=${MODES:-auto raw}
-[ -n "${VETCH_SKIP_BUILD:-}" ] || cargo build --release --quiet --bin vetch
-VETCH=${VETCH:-./target/release/vetch}
 PY=${SCORE_PYTHON:-/tmp/vetch-score/venv/bin/python}
-export XDG_CACHE_HOME=${BENCH_CACHE_HOME:-$(mktemp -d)}
 
 WORK=$(mktemp -d)
 SERVER_PID=
-trap '[ -n "$SERVER_PID" ] && kill $SERVER_PID 2>/dev/null; rm -rf "$WORK"' EXIT
+trap '[ -n "$SERVER_PID" ] && kill $SERVER_PID 2>/dev/null; rm -rf "$WORK" "$SERVER_OUT"' EXIT
 mkdir "$WORK/pages"
 find "$SRC" -maxdepth 1 \( -name '*.html' -o -name '*.html.gz' \) | sort | head -n "$N" |
   while read -r f; do

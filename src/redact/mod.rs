@@ -318,20 +318,17 @@ impl Redactor {
             let shapes = self.scan_all(viewed.as_deref().unwrap_or(u), URL_MARKER);
             redact_url_parts(&shapes, URL_MARKER).into_owned()
         };
-        let mut out = round(url);
-        // A round is a function of its input: one that changed nothing is already the
-        // fixpoint (most URLs of a page), and `url` parsed.
-        if out == url {
-            return out;
-        }
-        for _ in 0..8 {
-            let again = round(&out);
-            if again == out {
+        // At most nine rounds, from the URL itself: one that changes nothing is the
+        // fixpoint (for most URLs of a page, the first; `url` itself parsed).
+        let mut out = url.to_owned();
+        for _ in 0..9 {
+            let next = round(&out);
+            if next == out {
                 break;
             }
-            out = again;
+            out = next;
         }
-        if url::Url::parse(&out).is_ok() {
+        if out == url || url::Url::parse(&out).is_ok() {
             return out;
         }
         url_fallback(&parsed)
