@@ -267,18 +267,64 @@ pub(crate) fn tag_end(bytes: &[u8], from: usize) -> usize {
     bytes.len()
 }
 
+/// Where `needle` first occurs in `bytes` at or after `from`.
 pub(crate) fn find_from(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    bytes
-        .get(from..)?
-        .windows(needle.len())
-        .position(|w| w == needle)
+    memchr::memmem::find(bytes.get(from..)?, needle).map(|p| from + p)
+}
+
+/// Where `needle` first occurs in `bytes` at or after `from`, ASCII letters in any case.
+/// Candidates are found by their first byte with `memchr` (the pre-pass skips every
+/// script and style of a page this way: a byte-by-byte comparison there cost more than
+/// the rest of the pass).
+pub(crate) fn find_from_ascii_ci(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    let hay = bytes.get(from..)?;
+    let (&first, rest) = needle.split_first()?;
+    memchr::memchr2_iter(first.to_ascii_lowercase(), first.to_ascii_uppercase(), hay)
+        .find(|&p| {
+            hay.get(p + 1..p + needle.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(rest))
+        })
         .map(|p| from + p)
 }
 
-pub(crate) fn find_from_ascii_ci(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    bytes
-        .get(from..)?
-        .windows(needle.len())
-        .position(|w| w.eq_ignore_ascii_case(needle))
-        .map(|p| from + p)
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn naive(bytes: &[u8], from: usize, needle: &[u8], ci: bool) -> Option<usize> {
+        let hay = bytes.get(from..)?;
+        (0..hay.len())
+            .find(|&p| {
+                hay.get(p..p + needle.len()).is_some_and(|w| {
+                    if ci {
+                        w.eq_ignore_ascii_case(needle)
+                    } else {
+                        w == needle
+                    }
+                })
+            })
+            .map(|p| from + p)
+    }
+
+    proptest! {
+        /// Both searches find what a plain scan finds, on text made of pieces of the needles
+        /// in both cases (so matches, near misses and overlaps are common).
+        #[test]
+        fn searches_agree_with_a_plain_scan(
+            pieces in proptest::collection::vec(prop::sample::select(vec![
+                "<", "-", "->", "-->", "</", "</sc", "</SCRIPT", "</script", "Script",
+                "sCRIPT", "scrip", "x", " ", "</style", "é",
+            ]), 0..24),
+            from in 0usize..70,
+            needle in prop::sample::select(vec![&b"-->"[..], b"</script", b"</Style", b"Script", b"<"]),
+        ) {
+            let hay = pieces.concat().into_bytes();
+            prop_assert_eq!(find_from(&hay, from, needle), naive(&hay, from, needle, false));
+            prop_assert_eq!(
+                find_from_ascii_ci(&hay, from, needle),
+                naive(&hay, from, needle, true)
+            );
+        }
+    }
 }
