@@ -844,9 +844,8 @@ const LINK_BUDGET: usize = 8 * 1024 * 1024;
 
 /// The start of the page up to the end of its head (or all of it when no end is found).
 fn head_prefix(body: &str) -> &str {
-    let lower = body.as_bytes().to_ascii_lowercase();
     for marker in [&b"</head"[..], b"<body"] {
-        if let Some(pos) = lower.windows(marker.len()).position(|w| w == marker) {
+        if let Some(pos) = crate::content::parse::find_from_ascii_ci(body.as_bytes(), 0, marker) {
             // `<` is ASCII, so `pos` is a char boundary; `get` keeps this panic-free anyway.
             return body.get(..pos).unwrap_or(body);
         }
