@@ -6,8 +6,6 @@
 //! detail it makes, the DOM pass to the page before conversion, and the printer once more
 //! to everything it writes.
 
-use super::out::ceil_boundary;
-use super::out::floor_boundary;
 
 use std::borrow::Cow;
 use std::str::Chars;
@@ -25,24 +23,29 @@ const MAX_ESCAPE_STRING: usize = 4096;
 /// lone `\r` becomes `\n` (it would let a line overwrite the one before it on a
 /// terminal); `\r\n` becomes `\n`. Text without any of these comes back borrowed.
 pub fn strip_controls(text: &str) -> Cow<'_, str> {
-    if !has_controls(text) {
+    let Some(first) = next_control(text, 0) else {
         return Cow::Borrowed(text);
-    }
+    };
+    // The text between two changes is copied whole.
     let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\n' | '\t' => out.push(c),
-            '\r' => {
-                if peek(&chars) != Some('\n') {
-                    out.push('\n');
-                }
+    let mut copied = 0;
+    let mut at = Some(first);
+    while let Some(p) = at {
+        out.push_str(text.get(copied..p).unwrap_or(""));
+        let rest = text.get(p..).unwrap_or("");
+        let removed = if rest.starts_with('\r') {
+            if !rest.get(1..).is_some_and(|r| r.starts_with('\n')) {
+                out.push('\n');
             }
-            c if c.is_control() => skip_sequence(c, &mut chars),
-            c if is_hidden_channel(c) => {}
-            c => out.push(c),
-        }
+            1
+        } else {
+            // At least the character itself, so the loop always moves on.
+            removed_len(rest).max(rest.chars().next().map_or(1, char::len_utf8))
+        };
+        copied = p + removed;
+        at = next_control(text, copied);
     }
+    out.push_str(text.get(copied..).unwrap_or(""));
     Cow::Owned(out)
 }
 
@@ -139,43 +142,48 @@ fn skip_sequence(c: char, chars: &mut Chars) {
     }
 }
 
-/// Does `text` hold a character [`strip_controls`] removes or rewrites (a control other
-/// than `\n` and `\t`, a tag character or a bidi control)? The same answer as
-/// `text.chars().any(..)`, from a byte scan: a C0 control or DEL is one ASCII byte (never
-/// part of a longer character), a C1 control (U+0080..U+009F) is the two bytes `C2 80`..
-/// `C2 9F`, a bidi control starts with `E2` and a tag character with `F3`. Chunks without
-/// such a byte are passed over without decoding (the per-chunk test has no branch, so it
-/// vectorises); a chunk with one is decoded, chars whole, to decide.
-fn has_controls(text: &str) -> bool {
+/// Where the first character at or after `from` (a character boundary) lies that
+/// [`strip_controls`] removes or changes: a control but `\n` and `\t`, or a hidden-channel
+/// character. Bytes are tested 32 at a time without an early exit, so the test vectorises;
+/// only a chunk holding a byte that may start one (a C0 control, DEL, or the lead byte of
+/// a C1 control, a bidi control or a tag character: 0xC2, 0xE2, 0xF3) is looked at closely.
+fn next_control(text: &str, from: usize) -> Option<usize> {
     const CHUNK: usize = 32;
-    let b = text.as_bytes();
-    let slow = |at: usize, end: usize| {
-        // Every char that starts in `at..end` lies whole in `from..to`.
-        let (from, to) = (floor_boundary(text, at), ceil_boundary(text, end + 1));
-        text.get(from..to)
-            .unwrap_or(text)
-            .chars()
-            .any(|c| (c.is_control() && c != '\n' && c != '\t') || is_hidden_channel(c))
+    let may_start = |x: u8| {
+        ((x < 0x20) & (x != b'\n') & (x != b'\t'))
+            | (x == 0x7f)
+            | (x == 0xc2)
+            | (x == 0xe2)
+            | (x == 0xf3)
     };
-    let mut chunks = b.chunks_exact(CHUNK);
-    let mut at = 0;
+    let changed = |c: char| (c.is_control() && c != '\n' && c != '\t') || is_hidden_channel(c);
+    // Each byte `may_start` accepts is ASCII or a lead byte: a character starts there.
+    let first_in = |start: usize, chunk: &[u8]| {
+        chunk
+            .iter()
+            .enumerate()
+            .filter(|(_, &x)| may_start(x))
+            .map(|(k, _)| start + k)
+            .find(|&p| {
+                text.get(p..)
+                    .and_then(|s| s.chars().next())
+                    .is_some_and(changed)
+            })
+    };
+    let mut chunks = text.as_bytes().get(from..)?.chunks_exact(CHUNK);
+    let mut at = from;
     for chunk in &mut chunks {
-        let mut hit = 0u8;
-        for &x in chunk {
-            hit |= u8::from(
-                ((x < 0x20) & (x != b'\n') & (x != b'\t'))
-                    | (x == 0x7f)
-                    | (x == 0xc2)
-                    | (x == 0xe2)
-                    | (x == 0xf3),
-            );
-        }
-        if hit != 0 && slow(at, at + CHUNK) {
-            return true;
+        let hit = chunk
+            .iter()
+            .fold(0u8, |hit, &x| hit | u8::from(may_start(x)));
+        if hit != 0 {
+            if let Some(p) = first_in(at, chunk) {
+                return Some(p);
+            }
         }
         at += CHUNK;
     }
-    at < b.len() && slow(at, b.len())
+    first_in(at, chunks.remainder())
 }
 
 /// The rest of a CSI sequence: parameter and intermediate bytes, then one final byte.
@@ -324,9 +332,33 @@ mod tests {
     /// edges included), beside multi-byte characters that share its lead byte.
     #[test]
     fn control_scan_agrees_with_char_scan() {
+        // Where the first change is, and what the text becomes, character by character.
         let slow = |t: &str| {
-            t.chars()
-                .any(|c| (c.is_control() && c != '\n' && c != '\t') || is_hidden_channel(c))
+            t.char_indices()
+                .find(|&(_, c)| (c.is_control() && c != '\n' && c != '\t') || is_hidden_channel(c))
+                .map(|(i, _)| i)
+        };
+        let slow_strip = |t: &str| {
+            let mut out = String::new();
+            let mut chars = t.chars();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\n' | '\t' => out.push(c),
+                    '\r' => {
+                        if peek(&chars) != Some('\n') {
+                            out.push('\n');
+                        }
+                    }
+                    c if c.is_control() => skip_sequence(c, &mut chars),
+                    c if is_hidden_channel(c) => {}
+                    c => out.push(c),
+                }
+            }
+            out
+        };
+        let check = |t: &str| {
+            assert_eq!(next_control(t, 0), slow(t), "{t:?}");
+            assert_eq!(strip_controls(t), slow_strip(t), "{t:?}");
         };
         let pieces = [
             "a",
@@ -354,6 +386,14 @@ mod tests {
             "\u{e0041}",
             "\u{e0100}",
             "\u{f3a0}",
+            // Escape sequences' parts, so that sequences form.
+            "[",
+            "]",
+            "\u{7}",
+            "\\",
+            "m",
+            "\r\n",
+            "\u{9b}",
         ];
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for len in 0..300 {
@@ -367,7 +407,7 @@ mod tests {
                     let k = (seed % 64) as usize;
                     t.push_str(if k < pieces.len() { pieces[k] } else { "x" });
                 }
-                assert_eq!(has_controls(&t), slow(&t), "{t:?}");
+                check(&t);
             }
         }
         for n in 0..200 {
@@ -380,7 +420,7 @@ mod tests {
                 "\u{e007f}",
             ] {
                 let t = format!("{}{p}{}", "y".repeat(n), "z".repeat(n % 7));
-                assert_eq!(has_controls(&t), slow(&t), "{t:?}");
+                check(&t);
             }
         }
     }
