@@ -6,7 +6,6 @@
 //! detail it makes, the DOM pass to the page before conversion, and the printer once more
 //! to everything it writes.
 
-
 use std::borrow::Cow;
 use std::str::Chars;
 

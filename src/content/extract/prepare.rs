@@ -363,12 +363,13 @@ pub(crate) const TEXT_PIECE: usize = 512;
 /// Whether a text node is long and dense in `&` and U+0080..U+00BF (the characters
 /// html5ever's serializer escapes or inspects).
 pub(crate) fn needs_split(text: &str) -> bool {
-    text.len() > 2 * TEXT_PIECE
-        && text
-            .bytes()
-            .filter(|b| *b == b'&' || *b == 0xC2)
-            .nth(TEXT_PIECE / 8)
-            .is_some()
+    text.len() > 2 * TEXT_PIECE && specials(text).nth(TEXT_PIECE / 8).is_some()
+}
+
+/// Where `text` has a `&` or a 0xC2 byte (memchr: every long text and script of a page
+/// is counted).
+fn specials(text: &str) -> impl Iterator<Item = usize> + '_ {
+    memchr::memchr2_iter(b'&', 0xC2, text.as_bytes())
 }
 
 /// Attribute values costlier than this to serialize are dropped (see [`escape_cost`]).
@@ -382,8 +383,7 @@ pub(crate) fn escape_cost(value: &str) -> usize {
     if value.len() < 1024 {
         return 0;
     }
-    let specials = value.bytes().filter(|b| *b == b'&' || *b == 0xC2).count();
-    specials.saturating_mul(value.len())
+    specials(value).count().saturating_mul(value.len())
 }
 
 /// Replace a text node by adjacent text nodes of about [`TEXT_PIECE`] bytes (same text).

@@ -887,6 +887,13 @@ mod pipeline {
         assert_eq!(div.attr("data-y").as_deref(), Some("?a=1&b=2"));
         assert_eq!(escape_cost("&".repeat(1023).as_str()), 0);
         assert!(escape_cost("&".repeat(1024).as_str()) > MAX_ESCAPE_COST - 1);
+        // A no-break space is C2 A0: one special per two bytes.
+        assert_eq!(escape_cost(&"\u{a0}".repeat(512)), 512 * 1024);
+        // A long text is split from its 65th special on.
+        let text = |n: usize| format!("{}{}", "&".repeat(n), "x".repeat(2000));
+        assert!(!needs_split(&text(64)));
+        assert!(needs_split(&text(65)));
+        assert!(!needs_split(&"&".repeat(1000)));
     }
 
     #[test]
