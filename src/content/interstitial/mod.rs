@@ -205,18 +205,41 @@ fn detect_by_volume(page: &Page, visible: usize) -> Option<Detection> {
     cookie_wall_marker(text, visible).map(|m| Detection::new(Kind::ConsentWall, m))
 }
 
-/// One pass over the body: does it carry any of the decisive structures of rule 6?
-/// A literal scan first: a body without any of [`DECISIVE_LITERALS`] (nearly every page)
-/// cannot match, and the combined pattern is then neither compiled nor run.
+/// Does the body carry any of the decisive structures of rule 6? A literal scan first:
+/// only a pattern one of whose [`DECISIVE_LITERALS`] the body holds can match (nearly every
+/// page holds none), and only those patterns run.
 fn has_decisive_structure(parts: &[&str; 2]) -> bool {
-    if let Some(literals) = &*DECISIVE_LITERAL_SCAN {
-        if !parts.iter().any(|part| literals.is_match(part)) {
-            return false;
+    let Some(literals) = &*DECISIVE_LITERAL_SCAN else {
+        return (0..DECISIVE_SPECS.len()).any(|row| decisive_row_matches(row, parts));
+    };
+    let mut held = vec![false; DECISIVE_LITERALS.len()];
+    for part in parts {
+        let mut at = 0;
+        while let Some(m) = literals.find_at(part, at) {
+            // Every literal that starts here, so that none hides another.
+            let here = part.get(m.start()..).unwrap_or("").as_bytes();
+            for (row, lits) in DECISIVE_LITERALS.iter().enumerate() {
+                let starts = |l: &&str| {
+                    here.get(..l.len())
+                        .is_some_and(|h| h.eq_ignore_ascii_case(l.as_bytes()))
+                };
+                if lits.iter().any(starts) {
+                    if let Some(h) = held.get_mut(row) {
+                        *h = true;
+                    }
+                }
+            }
+            // Literals are ASCII: the next byte starts a character.
+            at = m.start() + 1;
         }
     }
-    DECISIVE_ANY
-        .as_ref()
-        .is_some_and(|any| parts.iter().any(|part| any.is_match(part)))
+    held.iter()
+        .enumerate()
+        .any(|(row, &h)| h && decisive_row_matches(row, parts))
+}
+
+fn decisive_row_matches(row: usize, parts: &[&str; 2]) -> bool {
+    decisive_alone(row).is_some_and(|re| parts.iter().any(|part| re.is_match(part)))
 }
 
 /// Rule 6: a challenge structure (a challenge form with its hidden fields, a challenge

@@ -3,7 +3,7 @@
 //! quotes it in its visible text (a code sample) is exempt. Adding a marker is adding a
 //! row; `tests.rs` checks that every pattern compiles.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use regex::{Regex, RegexBuilder};
 
@@ -580,8 +580,21 @@ pub(crate) static DECISIVE_RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| compile
 /// All vendor markup in one pattern: one pass over a page that has none.
 pub(crate) static MARKUP_ANY: LazyLock<Option<Regex>> = LazyLock::new(|| any_of(MARKUP_SPECS));
 
-/// All decisive structures in one pattern: one pass over a page that has none.
-pub(crate) static DECISIVE_ANY: LazyLock<Option<Regex>> = LazyLock::new(|| any_of(DECISIVE_SPECS));
+/// Each [`DECISIVE_SPECS`] pattern alone, in the same order, compiled the first time a
+/// page holds one of its [`DECISIVE_LITERALS`] (see [`decisive_alone`]).
+static DECISIVE_ALONE: LazyLock<Vec<OnceLock<Option<Regex>>>> =
+    LazyLock::new(|| DECISIVE_SPECS.iter().map(|_| OnceLock::new()).collect());
+
+/// The pattern of [`DECISIVE_SPECS`] row `row`, alone. Each holds its literal, which the
+/// regex searches for first; the patterns joined in one regex had none in common, and
+/// that regex read every byte of a page that merely loads Cloudflare's scripts.
+pub(crate) fn decisive_alone(row: usize) -> Option<&'static Regex> {
+    let (pattern, ..) = DECISIVE_SPECS.get(row)?;
+    DECISIVE_ALONE
+        .get(row)?
+        .get_or_init(|| ci(pattern))
+        .as_ref()
+}
 
 pub(crate) fn any_of(specs: &[Spec]) -> Option<Regex> {
     let all: Vec<String> = specs.iter().map(|(p, ..)| format!("(?:{p})")).collect();

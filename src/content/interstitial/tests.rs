@@ -661,6 +661,11 @@ fn decisive_literals_are_necessary() {
     }
     // Without any literal, no structure (and the combined pattern is not consulted).
     assert!(!has_decisive_structure(&["<p>An ordinary page</p>", ""]));
+    // A literal that begins inside another one's match is still found (`waf.com/` ends
+    // with the `/` of Kasada's `/ip`).
+    let kasada = r#"<script src="https://cdn.awswaf.com/ips.js?tkrm_alpekz_s1.3=x"></script>"#;
+    assert!(!ci(DECISIVE_SPECS[7].0).expect("pattern").is_match(kasada));
+    assert!(has_decisive_structure(&[kasada, ""]));
 }
 
 #[test]
