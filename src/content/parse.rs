@@ -247,22 +247,36 @@ pub(crate) fn attributes_cut(bytes: &[u8], from: usize, end: usize, max: usize) 
 }
 
 /// The index just past the `>` that ends a tag whose name ends at `from`, honouring
-/// quoted attribute values.
+/// quoted attribute values: a quote opens a value only right after `=` (spaces allowed in
+/// between). The next `>` or quote is found with `memchr3`, the end of a value with
+/// `memchr`: long values (inline styles, JSON in data attributes) are not read a byte at
+/// a time.
 pub(crate) fn tag_end(bytes: &[u8], from: usize) -> usize {
-    let mut quote: Option<u8> = None;
-    let mut after_equals = false;
-    for (k, &b) in bytes.iter().enumerate().skip(from) {
-        match quote {
-            Some(q) if b == q => quote = None,
-            Some(_) => {}
-            // A quote opens a value only right after `=` (spaces allowed in between).
-            None if after_equals && (b == b'"' || b == b'\'') => quote = Some(b),
-            None if b == b'>' => return k + 1,
-            None => {}
+    let mut k = from;
+    while let Some(p) = bytes
+        .get(k..)
+        .and_then(|rest| memchr::memchr3(b'>', b'"', b'\'', rest))
+        .map(|off| k + off)
+    {
+        let Some(&q) = bytes.get(p) else {
+            break;
+        };
+        if q == b'>' {
+            return p + 1;
         }
-        if !b.is_ascii_whitespace() {
-            after_equals = quote.is_none() && b == b'=';
-        }
+        // The last byte before the quote that is not a blank, within the tag.
+        let opens = bytes
+            .get(from..p)
+            .and_then(|before| before.iter().rposition(|c| !c.is_ascii_whitespace()))
+            .is_some_and(|i| bytes.get(from + i) == Some(&b'='));
+        k = if opens {
+            match bytes.get(p + 1..).and_then(|rest| memchr::memchr(q, rest)) {
+                Some(off) => p + 1 + off + 1,
+                None => return bytes.len(),
+            }
+        } else {
+            p + 1
+        };
     }
     bytes.len()
 }
@@ -307,7 +321,39 @@ mod tests {
             .map(|p| from + p)
     }
 
+    /// `tag_end` as it was written first: a byte at a time.
+    fn tag_end_bytewise(bytes: &[u8], from: usize) -> usize {
+        let mut quote: Option<u8> = None;
+        let mut after_equals = false;
+        for (k, &b) in bytes.iter().enumerate().skip(from) {
+            match quote {
+                Some(q) if b == q => quote = None,
+                Some(_) => {}
+                None if after_equals && (b == b'"' || b == b'\'') => quote = Some(b),
+                None if b == b'>' => return k + 1,
+                None => {}
+            }
+            if !b.is_ascii_whitespace() {
+                after_equals = quote.is_none() && b == b'=';
+            }
+        }
+        bytes.len()
+    }
+
     proptest! {
+        /// The end of a tag is where a byte-at-a-time reading puts it, on tags made of
+        /// names, `=`, both quotes, blanks and `>`.
+        #[test]
+        fn tag_end_agrees_with_a_bytewise_reading(
+            pieces in proptest::collection::vec(prop::sample::select(vec![
+                "a", "b=", "=", "\"", "'", ">", " ", "\t", "= ", "=\"x>y\"", "='", "é",
+            ]), 0..24),
+            from in 0usize..40,
+        ) {
+            let tag = pieces.concat().into_bytes();
+            prop_assert_eq!(tag_end(&tag, from), tag_end_bytewise(&tag, from));
+        }
+
         /// Both searches find what a plain scan finds, on text made of pieces of the needles
         /// in both cases (so matches, near misses and overlaps are common).
         #[test]
