@@ -49,44 +49,19 @@ pub fn strip_controls(text: &str) -> Cow<'_, str> {
 }
 
 /// Where [`strip_controls`] would change `text`: each character it removes or rewrites
-/// (a `\r`), as a byte span. ASCII text without controls is passed over a byte at a time.
+/// (a `\r`), as a byte span (see [`next_control`]).
 pub fn changed_spans(text: &str) -> Vec<(usize, usize)> {
-    let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
-    while let Some(at) = next_suspect(bytes, i) {
-        let Some(c) = text.get(at..).and_then(|s| s.chars().next()) else {
-            break;
-        };
-        if c == '\r' || removed_len(&text[at..]) > 0 {
-            out.push((at, at + c.len_utf8()));
-        }
-        i = at + c.len_utf8();
+    while let Some(at) = next_control(text, i) {
+        let len = text
+            .get(at..)
+            .and_then(|s| s.chars().next())
+            .map_or(1, char::len_utf8);
+        out.push((at, at + len));
+        i = at + len;
     }
     out
-}
-
-/// The first byte at or after `from` that may start a character [`strip_controls`]
-/// changes: a C0 control but `\n` and `\t`, DEL, or a non-ASCII lead byte. Chunks are
-/// tested whole first, without an early exit, so the test vectorises.
-fn next_suspect(bytes: &[u8], from: usize) -> Option<usize> {
-    const CHUNK: usize = 32;
-    let suspect = |b: u8| ((b < 0x20) & (b != b'\n') & (b != b'\t')) | (b >= 0x7F);
-    let rest = bytes.get(from..)?;
-    let mut chunks = rest.chunks_exact(CHUNK);
-    let mut at = from;
-    for chunk in &mut chunks {
-        // A byte mask, not a `bool` fold: the fold over `bool` is not vectorised.
-        if chunk.iter().fold(0u8, |hit, &b| hit | u8::from(suspect(b))) != 0 {
-            return chunk.iter().position(|&b| suspect(b)).map(|i| at + i);
-        }
-        at += CHUNK;
-    }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&b| suspect(b))
-        .map(|i| at + i)
 }
 
 /// The byte length of what [`strip_controls`] removes at the start of `s`: a control
