@@ -82,7 +82,8 @@ pub(super) fn sweep<'t>(
         let we = we.min(text.len());
         while pos < we {
             if !shapes_done && shape.is_none_or(|(s, _)| s < pos) {
-                shape = re.find_at(text, pos).map(|m| (m.start(), m.end()));
+                let from = regex_automata::Input::new(text).range(pos..);
+                shape = re.find(from).map(|m| (m.start(), m.end()));
                 shapes_done = shape.is_none();
             }
             if let Some(ac) = lits {

@@ -111,9 +111,10 @@ fn the_regex_without_vendor_shapes_agrees_where_it_serves() {
         assert_eq!(a, b, "{t}");
         for pos in 0..t.len() {
             if t.is_char_boundary(pos) {
+                let from = || regex_automata::Input::new(t).range(pos..);
                 assert_eq!(
-                    full.find_at(t, pos).map(|m| m.range()),
-                    HOT_LITE.find_at(t, pos).map(|m| m.range()),
+                    full.find(from()).map(|m| m.range()),
+                    HOT_LITE.find(from()).map(|m| m.range()),
                     "{t} at {pos}"
                 );
             }
@@ -161,8 +162,9 @@ fn fill(template: &str, seed: u64) -> String {
 /// pattern fails here, not in a user's process).
 #[test]
 fn every_shape_compiles() {
-    assert!(!HOT_LITE.as_str().is_empty());
-    assert!(hot().as_str().len() > HOT_LITE.as_str().len());
+    assert!(HOT_LITE.find("password=x").is_some());
+    assert!(parts(true).count() > parts(false).count());
+    assert!(hot().find(family_samples()[0].1.as_str()).is_some());
     for f in FAMILIES {
         regex::Regex::new(f.pattern).unwrap_or_else(|e| panic!("{}: {e}", f.pattern));
         assert!(
@@ -178,6 +180,47 @@ fn every_shape_compiles() {
     }
 }
 
+/// The shape regex is built without the literal prefilter that the `regex` crate would
+/// try for it; it finds what a `regex::Regex` of the same pattern finds, from every
+/// position, on every sample in prose, glued to punctuation, cut and doubled.
+#[test]
+fn shape_regex_matches_as_the_regex_crate() {
+    let ours = shape_regex(parts(true));
+    let pattern = parts(true).collect::<Vec<_>>().join("|");
+    let theirs = regex::RegexBuilder::new(&pattern)
+        .size_limit(64 << 20)
+        .build()
+        .expect("the shape pattern compiles");
+    let mut texts = vec![
+        "plain prose, https://user:hunter2hunter2@example.com/ and ://abcdefghijklmnopq@h"
+            .to_string(),
+        "Authorization: Bearer abcdefgh12345678 password=swordfish curl -u me:pw x".into(),
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n secret wJalrXUtnFEMI token%3Dabc".into(),
+        "Ünïcödé prose — with “quotes” and key : value, passé pass:word".into(),
+    ];
+    for (_, sample) in family_samples() {
+        texts.push(format!(
+            "see {sample}, then ({sample})\"{sample}\"{sample}{sample}"
+        ));
+        let cut = sample.len() / 2;
+        if let Some(head) = sample.get(..cut) {
+            texts.push(format!("{head} and {head}x"));
+        }
+    }
+    let mut matches = 0;
+    for t in &texts {
+        for pos in (0..=t.len()).filter(|&p| t.is_char_boundary(p)) {
+            let a = ours
+                .find(regex_automata::Input::new(t).range(pos..))
+                .map(|m| m.range());
+            let b = theirs.find_at(t, pos).map(|m| m.range());
+            assert_eq!(a, b, "{t} at {pos}");
+            matches += usize::from(a.is_some());
+        }
+    }
+    assert!(matches > texts.len(), "the texts hold shapes");
+}
+
 /// Each sample is found by the shape regex as its own row's match, in prose and glued to
 /// punctuation; the structural shapes are no row's.
 #[test]
@@ -187,10 +230,11 @@ fn every_match_finds_its_family() {
         let text = format!("see {tok}, then");
         let m = full
             .find_iter(&text)
-            .find(|m| family_of(m.as_str().as_bytes()).is_some())
+            .map(|m| &text[m.range()])
+            .find(|m| family_of(m.as_bytes()).is_some())
             .unwrap_or_else(|| panic!("{name}: no family match in {text}"));
-        let got = family_of(m.as_str().as_bytes()).map(|f| f.pattern);
-        assert_eq!(got, Some(FAMILIES[i].pattern), "{name}: {}", m.as_str());
+        let got = family_of(m.as_bytes()).map(|f| f.pattern);
+        assert_eq!(got, Some(FAMILIES[i].pattern), "{name}: {m}");
     }
     for structural in [
         "-----BEGIN RSA PRIVATE KEY-----",
