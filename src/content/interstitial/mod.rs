@@ -209,15 +209,26 @@ fn detect_by_volume(page: &Page, visible: usize) -> Option<Detection> {
 /// only a pattern one of whose [`DECISIVE_LITERALS`] the body holds can match (nearly every
 /// page holds none), and only those patterns run.
 fn has_decisive_structure(parts: &[&str; 2]) -> bool {
-    let Some(literals) = &*DECISIVE_LITERAL_SCAN else {
+    let Some(held) = literal_rows_held(parts) else {
         return (0..DECISIVE_SPECS.len()).any(|row| decisive_row_matches(row, parts));
     };
+    held.iter()
+        .enumerate()
+        .any(|(row, &h)| h && decisive_row_matches(row, parts))
+}
+
+/// For each row of [`DECISIVE_LITERALS`], whether `parts` hold one of its literals, in any
+/// ASCII letter case; every occurrence is looked at, overlapping ones too. `None` when
+/// there is no scan for the literals' heads ([`DECISIVE_HEADS`]).
+fn literal_rows_held(parts: &[&str; 2]) -> Option<Vec<bool>> {
+    let heads = DECISIVE_HEADS.as_ref()?;
     let mut held = vec![false; DECISIVE_LITERALS.len()];
     for part in parts {
+        let bytes = part.as_bytes();
         let mut at = 0;
-        while let Some(m) = literals.find_at(part, at) {
+        while let Some(m) = heads.find(bytes, regex_automata::Span::from(at..bytes.len())) {
             // Every literal that starts here, so that none hides another.
-            let here = part.get(m.start()..).unwrap_or("").as_bytes();
+            let here = bytes.get(m.start..).unwrap_or_default();
             for (row, lits) in DECISIVE_LITERALS.iter().enumerate() {
                 let starts = |l: &&str| {
                     here.get(..l.len())
@@ -229,13 +240,10 @@ fn has_decisive_structure(parts: &[&str; 2]) -> bool {
                     }
                 }
             }
-            // Literals are ASCII: the next byte starts a character.
-            at = m.start() + 1;
+            at = m.start + 1;
         }
     }
-    held.iter()
-        .enumerate()
-        .any(|(row, &h)| h && decisive_row_matches(row, parts))
+    Some(held)
 }
 
 fn decisive_row_matches(row: usize, parts: &[&str; 2]) -> bool {

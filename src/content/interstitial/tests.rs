@@ -668,6 +668,66 @@ fn decisive_literals_are_necessary() {
     assert!(has_decisive_structure(&[kasada, ""]));
 }
 
+/// Which rows hold a literal, by looking at every position of every part for every
+/// literal: what the scan for the literals' heads must find.
+fn literal_rows_by_plain_scan(parts: &[&str; 2]) -> Vec<bool> {
+    DECISIVE_LITERALS
+        .iter()
+        .map(|lits| {
+            parts.iter().any(|part| {
+                let bytes = part.as_bytes();
+                (0..bytes.len()).any(|at| {
+                    lits.iter().any(|l| {
+                        bytes
+                            .get(at..at + l.len())
+                            .is_some_and(|h| h.eq_ignore_ascii_case(l.as_bytes()))
+                    })
+                })
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn every_literal_head_is_searched_in_every_case() {
+    assert!(DECISIVE_HEADS.is_some());
+    for lit in DECISIVE_LITERALS.concat() {
+        let head = literal_head(lit);
+        assert!(lit.starts_with(head) && head.len() >= 3, "{lit}");
+        assert!(head.bytes().any(|b| b.is_ascii_alphabetic()), "{lit}");
+        let shouted = lit.to_ascii_uppercase();
+        assert_eq!(
+            literal_rows_held(&[&format!("x{shouted}"), ""]),
+            Some(literal_rows_by_plain_scan(&[&format!("x{shouted}"), ""])),
+            "{lit}"
+        );
+    }
+}
+
+proptest::proptest! {
+    /// The scan for the literals' heads finds the rows a plain scan finds, on texts made of
+    /// literals in mixed case, their heads and tails, URL punctuation and non-ASCII text.
+    #[test]
+    fn literal_scan_agrees_with_a_plain_scan(
+        pieces in proptest::collection::vec(proptest::sample::select(vec![
+            "chl_vc", "CHL_AN", "_cf_chl_opt", "/cdn-cgi/challenge-platform/", "_Incap",
+            "px-captcha", "Captcha-Delivery.com", "-if-cpt-container", "waf.com/", "WAF.COM",
+            "://validate.perfdrive.com/", "://Validate.PerfDrive.com", "/ip", "/IP", "/i",
+            "_cloudproxy_j", "/Vercel/", "/verce", "://", "https://x.com/", "chl", "cap", "_in",
+            "é", "\u{212A}", " ", "<p>", "_", "-", ".", "/",
+        ]), 0..16),
+        cut in 0usize..60,
+    ) {
+        let text = pieces.concat();
+        let cut = (0..=cut.min(text.len())).rev().find(|&c| text.is_char_boundary(c)).unwrap_or(0);
+        let parts = [&text[..cut], &text[cut..]];
+        proptest::prop_assert_eq!(
+            literal_rows_held(&parts),
+            Some(literal_rows_by_plain_scan(&parts))
+        );
+    }
+}
+
 #[test]
 fn a_decisive_structure_decides_whatever_the_volume() {
     // The Spanish custom challenge page shows more than the title and markup ceilings
