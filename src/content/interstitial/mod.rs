@@ -128,7 +128,8 @@ pub fn detect(raw: &str, text: &str) -> Option<Detection> {
     let quoting_possible = raw != text;
     let visible = readable_len(text, MAX_VISIBLE);
     let parts = scan_window(raw);
-    if visible >= MAX_VISIBLE && !has_decisive_structure(&parts) {
+    let decisive = std::cell::OnceCell::new();
+    if visible >= MAX_VISIBLE && !*decisive.get_or_init(|| has_decisive_structure(&parts)) {
         return None;
     }
     // The rules read the readable text; markup quoted in the text is looked for in all of it.
@@ -140,6 +141,7 @@ pub fn detect(raw: &str, text: &str) -> Option<Detection> {
         titles,
         text: readable,
         quoted: quoting_possible.then_some(text),
+        decisive,
     };
     if visible < MAX_VISIBLE {
         if let Some(found) = detect_by_volume(&page, visible) {
@@ -161,9 +163,17 @@ struct Page<'a> {
     /// The visible text, when it differs from the raw body: markup that it shows is quoted
     /// (a code sample), not markup.
     quoted: Option<&'a str>,
+    /// Whether `parts` carry a decisive structure ([`has_decisive_structure`]), once asked.
+    decisive: std::cell::OnceCell<bool>,
 }
 
 impl Page<'_> {
+    fn has_decisive_structure(&self) -> bool {
+        *self
+            .decisive
+            .get_or_init(|| has_decisive_structure(&self.parts))
+    }
+
     fn quotes(&self, rule: &Rule) -> bool {
         rule.quotable && self.quoted.is_some_and(|t| rule.re.is_match(t))
     }
@@ -257,7 +267,7 @@ fn decisive_row_matches(row: usize, parts: &[&str; 2]) -> bool {
 /// verifying. The marker is the page's challenge title when it has one, else the
 /// structure's.
 fn decisive_marker(page: &Page) -> Option<Detection> {
-    if !has_decisive_structure(&page.parts) {
+    if !page.has_decisive_structure() {
         return None;
     }
     let rule = DECISIVE_RULES

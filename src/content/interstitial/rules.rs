@@ -677,10 +677,10 @@ pub(crate) fn ascii_boundaries(pattern: &str) -> String {
 
 /// Literals one of which every match of each [`DECISIVE_SPECS`] pattern contains, in the
 /// same order; most start with punctuation, which keeps the scan for their heads
-/// ([`DECISIVE_HEADS`]) quiet on prose. Chosen without the letters `k` and `s`: those are the only ASCII letters that
-/// case-insensitive matching also folds from a non-ASCII character (KELVIN SIGN, LONG S),
-/// so an ASCII-case-insensitive search for these literals finds every text the patterns
-/// can match (see the test `decisive_literals_are_necessary`).
+/// ([`DECISIVE_HEADS`]) quiet on prose. Chosen without the letters `k` and `s`: those are
+/// the only ASCII letters that case-insensitive matching also folds from a non-ASCII
+/// character (KELVIN SIGN, LONG S), so an ASCII-case-insensitive search for these literals
+/// finds every text the patterns can match (see the test `decisive_literals_are_necessary`).
 pub(crate) const DECISIVE_LITERALS: &[&[&str]] = &[
     &["chl_vc", "chl_an"],
     &["_cf_chl_opt"],
