@@ -326,3 +326,35 @@ fn an_article_beside_a_list_of_other_stories_stays_alone() {
         &["Add to cart"],
     );
 }
+
+/// The content root replaces Readability's pick only when it is around the pick: a root
+/// beside it (a gallery of captioned slides next to the article, as on one of
+/// Readability's own test pages) is another block, and the article stands.
+#[test]
+fn a_content_root_beside_the_pick_does_not_replace_it() {
+    let prose = "The survey teams walked the northern transect at dawn, recorded surface \
+                 temperatures, humidity and wind, and compared them with the satellite \
+                 readings taken the same morning. ";
+    // Captions too short for Readability to score (under 25 characters), many of them.
+    let slides: String = (1..=200)
+        .map(|i| {
+            format!("<div class=entry><h3>{i}/200 Harbour works</h3><div>The quay wall, part {i}</div></div>")
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Transect</title></head><body>\
+         <div id=main><div id=story><h1>Transect</h1><p>{p}</p><p>{p}</p><p>{p}</p><p>{p}</p></div></div>\
+         <div id=harbour><h2>News in pictures</h2>{slides}</div></body></html>",
+        p = prose.repeat(2)
+    );
+    let doc = Document::from(html.as_str());
+    let root = crate::content::boilerplate::prune(&doc);
+    assert!(root.is_some(), "the captions are the content root");
+    assert_eq!(
+        doc.select("[data-vetch-root]").attr("id").as_deref(),
+        Some("harbour")
+    );
+    let out = extract(&html, BodyKind::Html, ExtractMode::Text, None).text;
+    assert!(out.contains("northern transect at dawn"), "{out}");
+    assert!(!out.contains("Harbour works"), "{out}");
+}

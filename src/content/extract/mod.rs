@@ -590,7 +590,32 @@ fn wider_root(
     if list && picked >= LIST_INTRO {
         return None;
     }
+    if found
+        .anchor
+        .as_ref()
+        .is_some_and(|a| !root_holds_pick(&spare, a))
+    {
+        return None;
+    }
     write_marked(&spare, ROOT_MARK, picked, found, base, top)
+}
+
+/// Whether the content root of `spare` ([`ROOT_MARK`]) is around Readability's pick,
+/// found by its first sentence `anchor` (see [`Readable::anchor`]). Wider means around
+/// the pick: a root beside it is another block (a gallery of 50 captioned slides next to
+/// the article). A pick whose sentence is nowhere in the body (Readability read it where
+/// the copy of the tree has nothing, or changed its spacing) cannot be placed, and the
+/// root stands, as it did before this check.
+fn root_holds_pick(spare: &Document, anchor: &str) -> bool {
+    use crate::content::tidy::collapse_whitespace;
+    let holds = |sel: &str| {
+        let found = spare.select_single(sel);
+        found
+            .nodes()
+            .first()
+            .is_some_and(|n| collapse_whitespace(&n.text()).contains(anchor))
+    };
+    holds(&format!("[{ROOT_MARK}]")) || !holds("body")
 }
 
 /// The element of `spare` marked `mark`, written like the whole-body fallback, without the
