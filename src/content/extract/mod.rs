@@ -79,7 +79,7 @@ pub struct Extracted {
     pub title: Option<String>,
     /// All the text a person sees on the page ([`crate::content::visible::visible_text`]), measured on the tree
     /// parsed for extraction. Only from [`extract_redacted`], only for HTML pages of up
-    /// to [`SPARE_TREE_MAX_BYTES`] whose `text` is short (fewer than
+    /// to [`SEEN_TREE_MAX_BYTES`] whose `text` is short (fewer than
     /// [`JUDGE_SHORT_TEXT`] + 1 visible characters, the case where the judge needs it);
     /// otherwise `None`, and a caller that needs it calls [`crate::content::visible::visible_text`].
     pub visible: Option<String>,
@@ -105,9 +105,10 @@ pub const MIN_ARTICLE_CHARS: usize = 200;
 /// large are rarely single articles.
 pub const READABILITY_MAX_BYTES: usize = 3 * 1024 * 1024;
 
-/// Pages up to this size keep a copy of their prepared tree for the whole-body fallback
-/// (see [`extract`]); larger ones are parsed again in the rare case they need it.
-pub const SPARE_TREE_MAX_BYTES: usize = 256 * 1024;
+/// Pages up to this size keep a copy of their tree as parsed (before redaction and
+/// preparation) to measure what a person sees ([`Extracted::visible`]); for larger ones a
+/// caller that needs it parses the page again.
+pub const SEEN_TREE_MAX_BYTES: usize = 256 * 1024;
 
 /// Turn a decoded body into what the caller receives.
 ///
@@ -231,7 +232,7 @@ fn extract_html(
     // What a person sees is measured on a copy taken before redaction and preparation
     // (exactly what `visible_text` would parse), when the page is small enough for the
     // copy to be cheap; it is only read if the extracted text turns out short.
-    let keep_seen = want_visible && body.len() <= SPARE_TREE_MAX_BYTES;
+    let keep_seen = want_visible && body.len() <= SEEN_TREE_MAX_BYTES;
     let Some(Prepared {
         doc,
         title,
@@ -280,30 +281,25 @@ fn extract_html(
     // dom_smoothie is a large heuristic code base; a panic in it on odd markup must not
     // take the process down, so it runs under catch_unwind and we fall back.
     let base = base.as_ref();
-    // Readability consumes (and mutates) the tree. Small pages are the ones that most
-    // often need the whole-body fallback, and copying a tree costs a fraction of parsing,
-    // preparing and redacting it again: keep a copy of theirs.
-    // A product page's is kept whatever its size: its pick is weighed against its whole
-    // body (see `product`), and shops' pages are large; so is a Q&A page's (see `answers`).
-    let keep = body.len() <= SPARE_TREE_MAX_BYTES || shape.product || shape.question;
-    let mut spare = keep.then(|| doc.clone());
+    // Readability consumes (and mutates) the tree. Every page keeps a copy of its prepared
+    // tree: the rules that widen readability's pick read it (a thread's posts, a tab group,
+    // a product's body, the content root: see `wider_root`), and so does the whole-body
+    // fallback. The copy costs a fraction of parsing (about 1% of a page's extraction).
+    // It used to be kept only for pages up to 256 KB (and a shop's or a Q&A page), so
+    // 43% of the 2026 corpus's pages were never widened, and a large page that needed
+    // Readability's full run or the fallback was parsed again.
+    let spare = doc.clone();
     // Readability's full run needs the prepared tree again (see `readable`): a copy of the
-    // spare, or for a large page a second parse (the same tree: every step is
-    // deterministic).
-    let again = || match &spare {
-        Some(spare) => spare.clone(),
-        None => parse_prepared(body, redactor).0,
-    };
+    // spare.
+    let again = || spare.clone();
     // Plain text is the page's body: its title is the receipt's `title`, so the headline
     // goes on top only in Markdown, or when the page has no title (see `with_headline`).
     let top = Top {
         text_mode,
         headline: !text_mode || title.is_none(),
     };
-    // Only a page whose tree is kept may widen readability's pick (a thread's posts, a tab
-    // group, a product's body, the content root: see `wider_root`).
-    let widen = spare.is_some();
-    let article = guarded(|| readable(doc, base, top, shape, widen, again)).flatten();
+    let article = guarded(|| readable(doc, base, top, shape, again)).flatten();
+    let mut spare = Some(spare);
     if cancelled() {
         return Extracted::default();
     }
@@ -334,8 +330,8 @@ fn extract_html(
     }
     let article = article.filter(|_| !in_boilerplate).map(|a| a.text);
 
-    // Fallback: the whole body, minus boilerplate, from the spare tree (a large page's
-    // was not kept: parse it again; this path is rare for those).
+    // Fallback: the whole body, minus boilerplate, from the spare tree (every path above
+    // leaves it in place; the page is parsed again only if one did not).
     let whole = guarded(|| {
         let doc = spare.unwrap_or_else(|| parse_prepared(body, redactor).0);
         whole_body(doc, base, text_mode)
@@ -396,15 +392,13 @@ fn last_resort_text(body: &str) -> String {
 /// Readability's selection rendered in the requested form; `None` when it finds nothing.
 ///
 /// `again` gives the same prepared tree as `doc` once more, for the rare page that needs
-/// readability's full run (see [`readability_article`]). `widen`: [`wider_root`] may run
-/// on the result (the page's tree is kept), so the pick is measured for it
-/// ([`Readable::picked`], [`Readable::anchor`]); a large page's is not.
+/// readability's full run (see [`readability_article`]). The pick is measured for
+/// [`wider_root`] ([`Readable::picked`], [`Readable::anchor`]).
 fn readable(
     doc: Document,
     base: Option<&url::Url>,
     top: Top,
     shape: Shape,
-    widen: bool,
     again: impl FnOnce() -> Document,
 ) -> Option<Readable> {
     // Read before readability renames it to <h2> (see `content::headline`).
@@ -425,14 +419,8 @@ fn readable(
     let root_node = NodeRef::new(root, &doc.tree);
     // Measured on the tree, not on what is written: the same in every mode (Markdown's
     // link targets and syntax made a pick look larger than in plain text).
-    let picked = if widen {
-        kinds::text_chars(&root_node)
-    } else {
-        0
-    };
-    let anchor = widen
-        .then(|| tabs::anchor_of(&root_node, ANCHOR_CHARS))
-        .flatten();
+    let picked = kinds::text_chars(&root_node);
+    let anchor = tabs::anchor_of(&root_node, ANCHOR_CHARS);
     let root = Selection::from(root_node);
     let body = if top.text_mode {
         selection_text(&root, doc)
@@ -463,11 +451,10 @@ struct Readable {
     text: String,
     title: String,
     page_h1: Option<String>,
-    /// Visible characters of readability's pick, counted on the tree; only when
-    /// [`wider_root`] may run (0 otherwise, and then never read).
+    /// Visible characters of readability's pick, counted on the tree (for [`wider_root`]).
     picked: usize,
-    /// When [`wider_root`] may run, the pick's first text of [`ANCHOR_CHARS`] visible
-    /// characters or more, whitespace collapsed (see [`tabs::mark_group_of`],
+    /// The pick's first text of [`ANCHOR_CHARS`] visible characters or more, whitespace
+    /// collapsed (see [`tabs::mark_group_of`],
     /// [`posts::mark_thread_of`], and [`wider_root`] on a product page).
     anchor: Option<String>,
 }
