@@ -529,9 +529,10 @@ fn wider_root(
             // the block of its description tabs a "menu".
             let written = write_marked(&spare, product::PRODUCT_MARK, least, found, base, top)
                 .filter(|_| {
-                    found.anchor.as_ref().is_none_or(|a| {
-                        crate::content::tidy::collapse_whitespace(&body.text()).contains(a.as_str())
-                    })
+                    found
+                        .anchor
+                        .as_ref()
+                        .is_none_or(|a| tabs::holds_anchor(body, a))
                 });
             if let Some(text) = written {
                 return Some(text);
@@ -594,13 +595,12 @@ fn wider_root(
 /// the copy of the tree has nothing, or changed its spacing) cannot be placed, and the
 /// root stands, as it did before this check.
 fn root_holds_pick(spare: &Document, anchor: &str) -> bool {
-    use crate::content::tidy::collapse_whitespace;
     let holds = |sel: &str| {
         let found = spare.select_single(sel);
         found
             .nodes()
             .first()
-            .is_some_and(|n| collapse_whitespace(&n.text()).contains(anchor))
+            .is_some_and(|n| tabs::holds_anchor(n, anchor))
     };
     holds(&format!("[{ROOT_MARK}]")) || !holds("body")
 }

@@ -47,10 +47,7 @@ pub(crate) fn mark_group_of<'a>(
     let panels = doc.select(&format!("[{TAB_MARK}]"));
     let panels = panels.nodes();
     // The innermost panel holding the anchor (panels may nest: a tab group inside a tab).
-    let panel = panels
-        .iter()
-        .rev()
-        .find(|p| collapse_whitespace(&p.text()).contains(anchor))?;
+    let panel = panels.iter().rev().find(|p| holds_anchor(p, anchor))?;
     if picked.saturating_mul(100) > super::kinds::text_chars(panel).saturating_mul(PANEL_SHARE) {
         return None;
     }
@@ -72,6 +69,11 @@ pub(crate) fn anchor_text<'a>(doc: &'a Document, anchor: &str) -> Option<NodeRef
     doc.root()
         .descendants_it()
         .find(|d| d.is_text() && collapse_whitespace(&d.text()) == anchor)
+}
+
+/// Whether `node`'s text, whitespace collapsed, holds `anchor` (see [`anchor_of`]).
+pub(crate) fn holds_anchor(node: &NodeRef, anchor: &str) -> bool {
+    collapse_whitespace(&node.text()).contains(anchor)
 }
 
 /// The first text under `root` with at least `min` visible characters, whitespace
