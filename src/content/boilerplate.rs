@@ -78,6 +78,10 @@ pub(crate) enum Rule {
     /// named were measured too: on Readability's pages they are share boxes and video
     /// players whose text its reference keeps.)
     Control,
+    /// A skip link: a link to a place on the same page (`href="#main"`), named so
+    /// (`skip-link`) or saying so ("Skip to main content", "Jump to content"). It is a
+    /// keyboard user's way past the navigation, not the page's text.
+    Skip,
     /// A form where the reader writes (it holds a `<textarea>`): a review, a comment, a
     /// message. Its headings and labels ("How would you rate this item?", "Nickname")
     /// ask the reader for text; they are not the page's.
@@ -481,6 +485,9 @@ fn classify(
     if is_control(node, tag, own) {
         return Some(Rule::Control);
     }
+    if is_skip_link(node, tag, own) {
+        return Some(Rule::Skip);
+    }
     if tag == "form" {
         return is_writing_form(node).then_some(Rule::Writing);
     }
@@ -554,6 +561,37 @@ fn is_control(node: &NodeRef, tag: &str, own: &TextStats) -> bool {
         found
     });
     (role || named) && stands_alone(node)
+}
+
+/// Visible characters at most in a [`Rule::Skip`] link ("Skip to Shop REI categories").
+const SKIP_CHARS: usize = 60;
+
+/// A skip link standing alone (see [`Rule::Skip`]).
+fn is_skip_link(node: &NodeRef, tag: &str, own: &TextStats) -> bool {
+    if tag != "a" || own.text > SKIP_CHARS {
+        return false;
+    }
+    let in_page = node
+        .attr("href")
+        .is_some_and(|h| h.trim().len() > 1 && h.trim().starts_with('#'));
+    if !in_page || !stands_alone(node) {
+        return false;
+    }
+    let mut named = false;
+    for attr in ["class", "id"] {
+        if let Some(value) = node.attr(attr) {
+            for_each_word(&value, |w| {
+                named |= matches!(w, "skip" | "skiplink" | "skipnav" | "skiptocontent")
+            });
+        }
+    }
+    let text = node.text().to_lowercase();
+    let mut words = text.split_whitespace();
+    let says = matches!(
+        (words.next(), words.next()),
+        (Some("skip"), Some("to" | "navigation" | "nav")) | (Some("jump"), Some("to"))
+    );
+    named || says
 }
 
 /// No text stands beside `node` in its parent: an inline element that is a block of its
@@ -1046,6 +1084,36 @@ mod tests {
         // Longer than three words: a call to action with something to say.
         let text = with("<a class=button href=/dl>Download vetch 1.2 for Linux</a>");
         assert!(text.contains("Download vetch 1.2 for Linux"), "{text}");
+    }
+
+    #[test]
+    fn skip_links_go_and_links_to_sections_stay() {
+        let with = |block: &str| pruned(&format!("<body>{block}<p>{PROSE}</p></body>"));
+        for skip in [
+            "<a class=\"skip-link screen-reader-text\" href=#content>Skip to content</a>",
+            "<a href=#main-content class=sr-only>Skip to main content</a>",
+            "<div><a href=#bd><span>Skip to Main Content</span></a></div>",
+            // Named so, in any language.
+            "<a class=skip-link href=#inhalt>Zum Inhalt springen</a>",
+            "<a href=#story-continues-1 class=skip>Continue reading the main story</a>",
+            "<a href=#recipe>Jump to Recipe</a>",
+        ] {
+            let text = with(skip);
+            assert!(text.contains("The river rose"), "{skip}: {text}");
+            for word in ["Skip", "Zum Inhalt", "Continue reading", "Jump to"] {
+                assert!(!text.contains(word), "{skip}: {text}");
+            }
+        }
+        // In a sentence, to another page, or a heading of a table of contents: kept.
+        for kept in [
+            "<p>You can <a href=#setup>skip to the setup</a> if vetch is installed.</p>",
+            "<a href=/skip-hire>Skip to main content of our hire catalogue</a>",
+            "<ul><li><a href=#history>History of the skip lorry</a></li></ul>",
+        ] {
+            let text = with(kept);
+            let words = Document::from(kept).select("body").text();
+            assert!(text.contains(words.trim()), "{kept}: {text}");
+        }
     }
 
     #[test]
