@@ -375,3 +375,29 @@ fn a_content_root_beside_the_pick_does_not_replace_it() {
     assert!(out.contains("northern transect at dawn"), "{out}");
     assert!(!out.contains("Harbour works"), "{out}");
 }
+
+#[test]
+fn a_page_written_whole_gives_a_block_repeated_for_narrow_screens_once() {
+    // 85 characters: the two copies are too little for Readability's pick (200), so the
+    // whole body is written.
+    let para = "Brushed steel, a hex-hand dial and a unibody case: the Classic II, ten years on.";
+    let html = format!(
+        "<html><head><title>Classic II</title></head><body>\
+         <a class=\"skip-link screen-reader-text\" href=\"#main\">Skip to content</a>\
+         <div id=main><div class=wide><p>{para}</p></div>\
+         <div class=narrow><p>{para}</p></div><p>Only a few left.</p></div></body></html>"
+    );
+    assert!(para.len() >= super::repeats::REPEAT_MIN_CHARS);
+    let t = text_of(&html);
+    assert_eq!(t.matches("ten years on").count(), 1, "{t}");
+    assert_holds("classic", &t, &["Only a few left."], &["Skip to content"]);
+    // Readability's pick is written as it stands: a page may repeat a paragraph.
+    let long = para.repeat(3);
+    let html = html.replace(para, &long);
+    assert_eq!(text_of(&html).matches("ten years on").count(), 6);
+}
+
+fn text_of(html: &str) -> String {
+    let out = extract(html, BodyKind::Html, ExtractMode::Text, None).text;
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}

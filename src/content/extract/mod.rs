@@ -49,6 +49,7 @@ mod posts;
 mod prepare;
 mod product;
 mod render;
+mod repeats;
 mod tabs;
 #[cfg(test)]
 mod tests;
@@ -629,6 +630,7 @@ fn write_marked(
     if kinds::text_chars(node) <= least {
         return None;
     }
+    repeats::remove_repeated_blocks(node);
     let body = if top.text_mode {
         selection_text(&root, spare)
     } else {
@@ -798,6 +800,9 @@ fn whole_body(doc: Document, base: Option<&url::Url>, text_mode: bool) -> String
     } else {
         doc.select("html")
     };
+    if let Some(node) = sel.nodes().first() {
+        repeats::remove_repeated_blocks(node);
+    }
     if text_mode {
         selection_text(&sel, &doc)
     } else {
