@@ -401,3 +401,43 @@ fn text_of(html: &str) -> String {
     let out = extract(html, BodyKind::Html, ExtractMode::Text, None).text;
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
+
+#[test]
+fn a_shop_page_gives_its_description_once_and_no_skip_link() {
+    let first = "The Trail Runner 2 is a three-layer waterproof shell cut for running: it weighs \
+                 310 grams, packs into its own chest pocket, and keeps its hood in place with a \
+                 single rear adjuster.";
+    let fixture = fixture("product-woocommerce");
+    assert!(fixture.contains(first));
+    // The theme's narrow-screen accordion repeats the description tab inside the product,
+    // and a skip link stands first in the body.
+    let html = fixture
+        .replacen(
+            "<header id=\"masthead\"",
+            "<a class=\"skip-link screen-reader-text\" href=\"#main\">Skip to content</a>\
+             <header id=\"masthead\"",
+            1,
+        )
+        .replacen(
+            "<section class=\"related products\">",
+            &format!("<div class=\"accordion-mobile\"><h3>About this jacket</h3><p>{first}</p></div><section class=\"related products\">"),
+            1,
+        );
+    let t = text_of(&html);
+    assert_eq!(
+        t.matches("packs into its own chest pocket").count(),
+        1,
+        "{t}"
+    );
+    assert_holds(
+        "product-woocommerce",
+        &t,
+        &[
+            "€129.00",
+            "20,000 mm hydrostatic head",
+            "Weight | 310 g",
+            "About this jacket",
+        ],
+        &["Skip to content", "Add to cart"],
+    );
+}

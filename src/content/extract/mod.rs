@@ -422,6 +422,11 @@ fn readable(
     // link targets and syntax made a pick look larger than in plain text).
     let picked = kinds::text_chars(&root_node);
     let anchor = tabs::anchor_of(&root_node, ANCHOR_CHARS);
+    // A shop writes blocks twice, for wide and narrow screens, in the pick as well (see
+    // `repeats`); on other pages the pick is written as it stands.
+    if shape.product {
+        repeats::remove_repeated_blocks(&root_node);
+    }
     let root = Selection::from(root_node);
     let body = if top.text_mode {
         selection_text(&root, doc)
