@@ -1,13 +1,18 @@
 //! Blocks the page repeats word for word: a shop renders its description once for wide
 //! screens and once for narrow ones, a forum's "best answer" stands above the thread and
 //! again in it, a theme writes a product's summary in a tab and again in an accordion. A
-//! reader sees one of them; the writers would give every copy. The later copies of a
-//! block of [`REPEAT_MIN_CHARS`] characters or more are removed whole (DESIGN §12: whole
-//! blocks, never words).
+//! reader sees one of them; the writers would give both. The second copy of a block of
+//! [`REPEAT_MIN_CHARS`] characters or more that appears exactly twice is removed whole
+//! (DESIGN §12: whole blocks, never words).
 //!
 //! A block here is an element that holds text and no other block (a paragraph, a list
-//! item, a heading, a `<div>` of inline text). Code, tables and their cells are never
-//! touched: a code block is kept byte for byte, and a table's rows may repeat by design.
+//! item, a heading, a `<div>` of inline text). Never looked into: code blocks (kept byte
+//! for byte), tables (their rows may repeat by design) and quotes (a reply quotes the post
+//! it answers). Three or more copies all stay: that is a line every card of a list
+//! carries (an author's blurb under each story), not a second rendering.
+//!
+//! Used where a block wider than Readability's pick is written, and on a product page's
+//! pick (see `crate::content::extract`).
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -19,9 +24,8 @@ use crate::content::inline::is_block_element;
 /// a price, a "Read more" line repeats on a page and each copy may stand where it belongs.
 pub const REPEAT_MIN_CHARS: usize = 80;
 
-/// Remove, below `root`, every block whose text (whitespace collapsed) is the text of an
-/// earlier block, when it has [`REPEAT_MIN_CHARS`] characters or more. Returns how many
-/// were removed.
+/// Remove, below `root`, the second of two blocks with the same text (whitespace
+/// collapsed) of [`REPEAT_MIN_CHARS`] characters or more. Returns how many were removed.
 pub(crate) fn remove_repeated_blocks(root: &NodeRef) -> usize {
     let blocks: Vec<(NodeRef, String)> = leaf_blocks(root)
         .into_iter()
@@ -50,7 +54,7 @@ pub(crate) fn remove_repeated_blocks(root: &NodeRef) -> usize {
 }
 
 /// The block elements below `root` (in document order) that hold no other block element,
-/// outside code, tables and the elements no writer prints.
+/// outside code blocks, tables, quotes and the elements no writer prints.
 fn leaf_blocks<'a>(root: &NodeRef<'a>) -> Vec<NodeRef<'a>> {
     let mut out = Vec::new();
     collect(root, &mut out);
@@ -71,19 +75,17 @@ fn collect<'a>(node: &NodeRef<'a>, out: &mut Vec<NodeRef<'a>>) -> bool {
         };
         match &*name {
             // Never touched, never looked into: kept byte for byte or not written at all.
-            "pre" | "code" | "table" | "script" | "style" | "template" | "svg" | "math"
-            | "textarea" | "blockquote" | "q" => {
+            "pre" | "table" | "blockquote" | "script" | "style" | "template" | "svg" | "math"
+            | "textarea" => {
                 holds_block |= is_block_element(&name);
                 continue;
             }
             _ => {}
         }
         let block = is_block_element(&name);
-        let mark = out.len();
         let inner = collect(&child, out);
         if block && !inner {
-            // A leaf block: nothing below it was pushed.
-            debug_assert_eq!(out.len(), mark);
+            // A leaf block: no block below it, so nothing below it was pushed.
             out.push(child);
         }
         holds_block |= block || inner;
