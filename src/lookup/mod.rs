@@ -831,7 +831,7 @@ impl Job {
         let text = owned_unless_changed(extracted.text, strip_controls);
         let mut text = final_redaction(&self.redactor, text, kind);
         if self.fetched.truncated {
-            text = self.redactor.redact_truncated_tail(&text);
+            text = self.redactor.redact_truncated_tail_owned(text);
         }
         let title = extracted
             .title

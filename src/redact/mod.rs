@@ -490,12 +490,25 @@ impl Redactor {
     /// [`MIN_SECRET_LEN`]) of a registered secret are replaced by [`TEXT_MARKER`]. Call it
     /// instead of `redact_text` when the content is truncated.
     pub fn redact_truncated_tail(&self, text: &str) -> String {
-        let whole = self.redact_text(text);
+        self.redact_truncated_tail_owned(text.to_owned())
+    }
+
+    /// [`redact_truncated_tail`](Self::redact_truncated_tail) on a text the caller gives
+    /// up: no copy of it is made where redaction leaves it as it is. A body cut at the cap
+    /// is megabytes, and each copy counted in the peak memory of a lookup.
+    pub fn redact_truncated_tail_owned(&self, text: String) -> String {
+        let changed = match self.redact_text_cow(&text) {
+            Cow::Owned(s) => Some(s),
+            Cow::Borrowed(_) => None,
+        };
+        let mut whole = changed.unwrap_or(text);
         // Trailing whitespace (a converter's final newline) is not where the cut was.
         let body_len = whole.trim_end().len();
         if body_len < whole.len() {
-            let (body, ws) = whole.split_at(body_len);
-            return format!("{}{ws}", self.redact_cut_tail(body.to_string()));
+            let ws = whole.split_off(body_len);
+            let mut out = self.redact_cut_tail(whole);
+            out.push_str(&ws);
+            return out;
         }
         self.redact_cut_tail(whole)
     }
@@ -530,7 +543,8 @@ impl Redactor {
             "0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a3b",
         ];
         for tail in RUN_ON {
-            let probe = self.redact_text(&format!("{whole}{tail}"));
+            let joined = format!("{whole}{tail}");
+            let probe = self.redact_text_cow(&joined);
             let Some(ms) = probe.rfind(TEXT_MARKER) else {
                 continue;
             };
