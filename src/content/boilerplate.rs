@@ -254,10 +254,27 @@ fn content_root<'a>(
 /// of it: navigation, a sidebar, a footer, a comment section, a share bar, a control, a block
 /// the rules here name (by tag, ARIA role, or a whole word of its `class` or short `id`).
 pub(crate) fn is_aside(node: &NodeRef) -> bool {
+    aside_as(node, Comments::Aside)
+}
+
+/// What a block named a comment section (`comments`, `comment-list`) is where it is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Comments {
+    /// Readers' comments under an article: never the content.
+    Aside,
+    /// On a product page, the customers' reviews of the product (a training course's
+    /// testimonials in `lf_pdp_fundamentals-testimonials-comments`, eBay's seller feedback):
+    /// part of the product's page, as its other reviews are (see `extract::product`).
+    Reviews,
+}
+
+/// [`is_aside`], with blocks named as comments taken for `comments`.
+fn aside_as(node: &NodeRef, comments: Comments) -> bool {
     // One look at the element: this runs for every element of the page, and an `attr` call
     // per name (a borrow of the tree and a copy of the value each) cost more than the test.
     let aside = node.query_or(Aside::No, |n| {
-        n.as_element().map_or(Aside::No, element_aside)
+        n.as_element()
+            .map_or(Aside::No, |e| element_aside(e, comments))
     });
     match aside {
         Aside::No => false,
@@ -330,8 +347,8 @@ fn named_by_a_rule(node: &NodeRef) -> bool {
     })
 }
 
-/// [`is_aside`] of the element itself.
-fn element_aside(e: &dom_query::Element) -> Aside {
+/// [`aside_as`] of the element itself.
+fn element_aside(e: &dom_query::Element, comments: Comments) -> Aside {
     let by_tag = matches!(
         &*e.name.local,
         "nav" | "aside" | "footer" | "select" | "button" | "dialog" | "noscript"
@@ -360,27 +377,28 @@ fn element_aside(e: &dom_query::Element) -> Aside {
         for_each_word(value, |w| {
             let rule = rule_of_word(w);
             gallery |= rule == Some(Rule::Gallery);
-            aside |= matches!(
-                w,
-                "comment"
-                    | "comments"
-                    | "sidebar"
-                    | "footer"
-                    | "nav"
-                    | "navbar"
-                    | "navigation"
-                    | "menu"
-                    | "breadcrumb"
-                    | "breadcrumbs"
-                    | "share"
-                    | "sharing"
-                    | "social"
-                    | "disqus"
-                    | "respond"
-                    | "pagination"
-                    | "pager"
-                    | "tags"
-            ) || rule.is_some_and(|r| r != Rule::Gallery);
+            let comment = matches!(w, "comment" | "comments") && comments == Comments::Aside;
+            aside |= comment
+                || matches!(
+                    w,
+                    "sidebar"
+                        | "footer"
+                        | "nav"
+                        | "navbar"
+                        | "navigation"
+                        | "menu"
+                        | "breadcrumb"
+                        | "breadcrumbs"
+                        | "share"
+                        | "sharing"
+                        | "social"
+                        | "disqus"
+                        | "respond"
+                        | "pagination"
+                        | "pager"
+                        | "tags"
+                )
+                || rule.is_some_and(|r| r != Rule::Gallery);
         });
     };
     if let Some(class) = attr("class") {
@@ -423,8 +441,9 @@ fn mark(doc: &Document, node: &NodeRef) {
     }
 }
 
-/// Remove every [`is_aside`] block under `root` (see `crate::content::extract`).
-pub(crate) fn remove_asides(root: &NodeRef) {
+/// Remove every [`is_aside`] block under `root` (see `crate::content::extract`), blocks
+/// named as comments taken for `comments`.
+pub(crate) fn remove_asides(root: &NodeRef, comments: Comments) {
     let mut doomed: Vec<NodeRef> = Vec::new();
     let mut stack: Vec<NodeRef> = vec![*root];
     while let Some(node) = stack.pop() {
@@ -432,7 +451,7 @@ pub(crate) fn remove_asides(root: &NodeRef) {
             if !child.is_element() {
                 continue;
             }
-            if is_aside(&child) {
+            if aside_as(&child, comments) {
                 doomed.push(child);
             } else {
                 stack.push(child);
@@ -1056,7 +1075,7 @@ mod tests {
             );
             let doc = Document::from(page(&block).as_str());
             let body = doc.select("body");
-            remove_asides(body.nodes().first().expect("a body"));
+            remove_asides(body.nodes().first().expect("a body"), Comments::Aside);
             let text = body_text(&doc);
             assert_eq!(
                 text.matches("harbour master").count() > 20,

@@ -441,3 +441,37 @@ fn a_shop_page_gives_its_description_once_and_no_skip_link() {
         &["Skip to content", "Add to cart"],
     );
 }
+
+#[test]
+fn a_shops_reviews_named_comments_are_kept_with_its_body() {
+    let review = |who: &str| {
+        format!(
+            "<article class=\"testimonial-comment\"><p>{who}: the jacket kept me dry on a \
+             three-hour run in driving rain, and the hood stayed put in the wind on the \
+             ridge. The pit zips made the climbs bearable.</p></article>"
+        )
+    };
+    let reviews: String = ["Aoife", "Brian", "Ciara", "Declan", "Eimear", "Fionn"]
+        .iter()
+        .map(|w| review(w))
+        .collect();
+    let html = fixture("product-woocommerce").replacen(
+        "<section class=\"related products\">",
+        &format!("<section id=\"review_module\" class=\"pdp-testimonials-comments\"><h2>What runners say</h2>{reviews}</section><section class=\"related products\">"),
+        1,
+    );
+    let t = text_of(&html);
+    assert!(t.contains("Declan: the jacket kept me dry"), "{t}");
+    assert_holds(
+        "product-woocommerce",
+        &t,
+        &["€129.00", "20,000 mm hydrostatic head"],
+        &["Add to cart"],
+    );
+    // The same block on a page that is no shop's is a comment section.
+    let doc = Document::from(html.as_str());
+    let body = doc.select("body");
+    let node = body.nodes().first().expect("a body");
+    crate::content::boilerplate::remove_asides(node, Comments::Aside);
+    assert!(!doc.select("body").text().contains("Declan"));
+}

@@ -57,7 +57,7 @@ mod tests;
 use dom_query::{Document, NodeData, NodeRef, Selection};
 use dom_smoothie::{Config, ParsePolicy, Readability, TextMode};
 
-use crate::content::boilerplate::{Root, ROOT_MARK};
+use crate::content::boilerplate::{Comments, Root, ROOT_MARK};
 use crate::content::cancel::cancelled;
 use crate::content::parse::{guarded, parse};
 use crate::content::tidy::{has_visible_chars, tidy_markdown, tidy_text, visible_chars};
@@ -631,7 +631,13 @@ fn write_marked(
     }
     let root = spare.select_single(&format!("[{mark}]"));
     let node = root.nodes().first()?;
-    crate::content::boilerplate::remove_asides(node);
+    // A shop's reviews named as comments are the product's (see `product`).
+    let comments = if mark == product::PRODUCT_MARK {
+        Comments::Reviews
+    } else {
+        Comments::Aside
+    };
+    crate::content::boilerplate::remove_asides(node, comments);
     if kinds::text_chars(node) <= least {
         return None;
     }
