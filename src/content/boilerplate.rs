@@ -608,7 +608,7 @@ fn is_skip_link(node: &NodeRef, tag: &str, own: &TextStats) -> bool {
     let mut words = text.split_whitespace();
     let says = matches!(
         (words.next(), words.next()),
-        (Some("skip"), Some("to" | "navigation" | "nav")) | (Some("jump"), Some("to"))
+        (Some("skip"), Some("to" | "navigation" | "nav")) | (Some("jump" | "back"), Some("to"))
     );
     named || says
 }
@@ -1116,10 +1116,18 @@ mod tests {
             "<a class=skip-link href=#inhalt>Zum Inhalt springen</a>",
             "<a href=#story-continues-1 class=skip>Continue reading the main story</a>",
             "<a href=#recipe>Jump to Recipe</a>",
+            "<p><a href=#top>Back to top</a></p>",
+            "<a href=#nav-menu>Back to navigation</a>",
         ] {
             let text = with(skip);
             assert!(text.contains("The river rose"), "{skip}: {text}");
-            for word in ["Skip", "Zum Inhalt", "Continue reading", "Jump to"] {
+            for word in [
+                "Skip",
+                "Zum Inhalt",
+                "Continue reading",
+                "Jump to",
+                "Back to",
+            ] {
                 assert!(!text.contains(word), "{skip}: {text}");
             }
         }
@@ -1128,6 +1136,7 @@ mod tests {
             "<p>You can <a href=#setup>skip to the setup</a> if vetch is installed.</p>",
             "<a href=/skip-hire>Skip to main content of our hire catalogue</a>",
             "<ul><li><a href=#history>History of the skip lorry</a></li></ul>",
+            "<a href=/results>Back to results</a>",
         ] {
             let text = with(kept);
             let words = Document::from(kept).select("body").text();
