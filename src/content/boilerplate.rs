@@ -1121,13 +1121,7 @@ mod tests {
         ] {
             let text = with(skip);
             assert!(text.contains("The river rose"), "{skip}: {text}");
-            for word in [
-                "Skip",
-                "Zum Inhalt",
-                "Continue reading",
-                "Jump to",
-                "Back to",
-            ] {
+            for word in ["Skip", "Zum Inhalt", "Continue", "Jump to", "Back to"] {
                 assert!(!text.contains(word), "{skip}: {text}");
             }
         }
