@@ -590,9 +590,10 @@ fn is_skip_link(node: &NodeRef, tag: &str, own: &TextStats) -> bool {
     if tag != "a" || own.text > SKIP_CHARS {
         return false;
     }
-    let in_page = node
-        .attr("href")
-        .is_some_and(|h| h.trim().len() > 1 && h.trim().starts_with('#'));
+    let in_page = node.attr("href").is_some_and(|h| {
+        let h = h.trim();
+        h.len() > 1 && h.starts_with('#')
+    });
     if !in_page || !stands_alone(node) {
         return false;
     }

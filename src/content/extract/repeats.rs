@@ -16,9 +16,10 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use dom_query::{NodeData, NodeRef};
+use dom_query::NodeRef;
 
 use crate::content::inline::is_block_element;
+use crate::content::tidy::collapse_whitespace;
 
 /// Blocks shorter than this (whitespace collapsed) are never taken for a repeat: a label,
 /// a price, a "Read more" line repeats on a page and each copy may stand where it belongs.
@@ -30,7 +31,7 @@ pub(crate) fn remove_repeated_blocks(root: &NodeRef) -> usize {
     let blocks: Vec<(NodeRef, String)> = leaf_blocks(root)
         .into_iter()
         .map(|b| {
-            let text = collapsed_text(&b);
+            let text = collapse_whitespace(&b.text());
             (b, text)
         })
         .filter(|(_, text)| text.chars().count() >= REPEAT_MIN_CHARS)
@@ -91,24 +92,6 @@ fn collect<'a>(node: &NodeRef<'a>, out: &mut Vec<NodeRef<'a>>) -> bool {
         holds_block |= block || inner;
     }
     holds_block
-}
-
-/// `node`'s text with every run of whitespace as one space, trimmed.
-fn collapsed_text(node: &NodeRef) -> String {
-    let mut out = String::new();
-    for d in node.descendants_it() {
-        d.query(|n| {
-            if let NodeData::Text { contents } = &n.data {
-                for word in contents.split_whitespace() {
-                    if !out.is_empty() {
-                        out.push(' ');
-                    }
-                    out.push_str(word);
-                }
-            }
-        });
-    }
-    out
 }
 
 #[cfg(test)]
