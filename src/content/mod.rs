@@ -22,5 +22,6 @@ pub mod markdown;
 pub mod measure;
 pub mod parse;
 pub mod pdf;
+pub mod readability;
 pub mod tidy;
 pub mod visible;

@@ -10,7 +10,8 @@
 //!    every cell (first row as header, row headers kept, `colspan` padded). Link noise
 //!    goes: tooltips, permalink markers (`¶`), self-links wrapped around headings.
 //!    Boilerplate blocks are pruned ([`crate::content::boilerplate`]).
-//! 2. **Select** the main content with [`dom_smoothie`] (a port of Mozilla's Readability),
+//! 2. **Select** the main content with [`crate::content::readability`] (dom_smoothie's port of
+//!    Mozilla's Readability, in the tree),
 //!    and keep the page's own `<h1>` as the heading on top of Markdown
 //!    ([`crate::content::headline`]; plain text is the body, its title is the receipt's). When readability
 //!    fails, finds fewer than [`MIN_ARTICLE_CHARS`] visible characters, or the page is
@@ -55,11 +56,11 @@ mod tabs;
 mod tests;
 
 use dom_query::{Document, NodeData, NodeRef, Selection};
-use dom_smoothie::{Config, ParsePolicy, Readability, TextMode};
 
 use crate::content::boilerplate::{Comments, Root, ROOT_MARK};
 use crate::content::cancel::cancelled;
 use crate::content::parse::{guarded, parse};
+use crate::content::readability::{Article, Config, ParsePolicy, Readability, TextMode};
 use crate::content::tidy::{has_visible_chars, tidy_markdown, tidy_text, visible_chars};
 use crate::content::visible::{remove_unseen, seen_text};
 use crate::model::kinds::{BodyKind, ExtractMode};
@@ -734,7 +735,7 @@ fn readability_article(
 struct Selected {
     /// Its tree holds the article.
     readability: Readability,
-    article: dom_smoothie::Article,
+    article: Article,
     /// The article's root (`#readability-page-1`).
     root: dom_query::NodeId,
     /// Whether the full `parse` ran (else the single attempt was enough).

@@ -1,0 +1,40 @@
+//! Mozilla's Readability, as ported to Rust by the `dom_smoothie` crate (version 0.19.0,
+//! MIT licence, © 2024 Mykola Humanov: see `LICENSE` in this directory), brought into the
+//! tree so that its work can be fitted to ours (issue 27).
+//!
+//! The crate is kept as it was released, with these differences only:
+//! - no `serde` or `aho-corasick` features (vetch built neither);
+//! - module paths (`crate::` is `super::` here; `readability.rs` is `parse.rs`);
+//! - the unit tests that read the crate's own test pages (not shipped with it) are left out.
+//!
+//! Each later change is its own commit, and states what it keeps identical.
+
+mod config;
+mod glob;
+mod grab;
+mod grab_flags;
+mod helpers;
+mod matching;
+mod parse;
+mod prep_article;
+mod readable;
+mod score;
+mod url_helpers;
+
+pub use config::{CandidateSelectMode, Config, ParsePolicy, TextMode};
+pub use parse::Article;
+pub use parse::Metadata;
+pub use parse::Readability;
+pub use readable::is_probably_readable;
+
+use thiserror::Error;
+
+#[derive(Error, Debug)]
+pub enum ReadabilityError {
+    #[error("the document URL must be absolute")]
+    BadDocumentURL,
+    #[error("failed to grab the article")]
+    GrabFailed,
+    #[error("too many elements in the document to parse (found {0}, maximum {1})")]
+    TooManyElements(usize, usize),
+}
