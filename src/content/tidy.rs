@@ -19,10 +19,10 @@ pub(crate) fn has_visible_chars(s: &str, n: usize) -> bool {
 }
 
 /// The bytes [`ascii_chunks`] takes at a time (fewer when a character would be cut).
-const CHUNK: usize = 64;
+pub(crate) const CHUNK: usize = 64;
 
 /// `s` in pieces of at most [`CHUNK`] bytes, each ending at a character boundary.
-fn ascii_chunks(s: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn ascii_chunks(s: &str) -> impl Iterator<Item = &str> {
     let mut rest = s;
     std::iter::from_fn(move || {
         if rest.is_empty() {

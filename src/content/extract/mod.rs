@@ -60,7 +60,7 @@ use dom_query::{Document, NodeData, NodeRef, Selection};
 use crate::content::boilerplate::{Comments, Root, ROOT_MARK};
 use crate::content::cancel::cancelled;
 use crate::content::parse::{guarded, parse};
-use crate::content::readability::{Article, Config, ParsePolicy, Readability, TextMode};
+use crate::content::readability::{has_text, Article, Config, ParsePolicy, Readability};
 use crate::content::tidy::{has_visible_chars, tidy_markdown, tidy_text, visible_chars};
 use crate::content::visible::{remove_unseen, seen_text};
 use crate::model::kinds::{BodyKind, ExtractMode};
@@ -411,14 +411,14 @@ fn readable(
         root,
         ..
     } = readability_article(doc, base, shape, again)?;
-    if !has_visible_chars(&article.text_content, 1) {
+    // The article is a subtree of readability's own document: it is read and written from
+    // there (readability no longer serialises it).
+    let doc = &readability.doc;
+    let root_node = NodeRef::new(root, &doc.tree);
+    if !has_text(&root_node) {
         return None;
     }
-    // The article is a subtree of readability's own document: write it from there
-    // (`article.content` is the same subtree serialised, which would need a second parse).
-    let doc = &readability.doc;
     crate::content::boilerplate::remove_marked(doc);
-    let root_node = NodeRef::new(root, &doc.tree);
     // Measured on the tree, not on what is written: the same in every mode (Markdown's
     // link targets and syntax made a pick look larger than in plain text).
     let picked = kinds::text_chars(&root_node);
@@ -662,7 +662,6 @@ fn write_marked(
 fn readability_config() -> Config {
     Config {
         keep_classes: true,
-        text_mode: TextMode::Raw,
         ..Config::default()
     }
 }

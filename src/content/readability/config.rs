@@ -16,14 +16,6 @@ pub enum CandidateSelectMode {
     DomSmoothie,
 }
 
-#[derive(Debug, Default, Clone, Copy)]
-pub enum TextMode {
-    #[default]
-    Raw,
-    Formatted,
-    Markdown,
-}
-
 /// Configuration options for [`super::Readability`]
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -53,8 +45,6 @@ pub struct Config {
     /// based on [Readability.js](https://github.com/mozilla/readability)
     /// or uses the crate's exclusive implementation.
     pub candidate_select_mode: CandidateSelectMode,
-    /// Allows to set the text mode, whether it should be raw (as-is), formatted or markdown
-    pub text_mode: TextMode,
 }
 
 impl Default for Config {
@@ -70,7 +60,6 @@ impl Default for Config {
             readable_min_score: MIN_SCORE,
             readable_min_content_length: MIN_CONTENT_LENGTH,
             candidate_select_mode: CandidateSelectMode::Readability,
-            text_mode: TextMode::Raw,
         }
     }
 }

@@ -35,13 +35,11 @@ pub(crate) static MATCHER_CONTENT_ID: Lazy<Matcher> = lazy_matcher!("#readabilit
 pub(crate) static MATCHER_LI_P: Lazy<Matcher> = lazy_matcher!("li p");
 pub(crate) static MATCHER_TITLE: Lazy<Matcher> = lazy_matcher!("head title");
 pub(crate) static MATCHER_SCRIPT: Lazy<Matcher> = lazy_matcher!("script, noscript");
-pub(crate) static MATCHER_HTML_LANG: Lazy<Matcher> = lazy_matcher!("html[lang]");
 pub(crate) static MATCHER_STYLE: Lazy<Matcher> = lazy_matcher!("style");
 pub(crate) static MATCHER_FONT: Lazy<Matcher> = lazy_matcher!("font");
 pub(crate) static MATCHER_BR: Lazy<Matcher> = lazy_matcher!("br");
 pub(crate) static MATCHER_IMG: Lazy<Matcher> = lazy_matcher!("img");
 pub(crate) static MATCHER_META: Lazy<Matcher> = lazy_matcher!("meta[content]");
-pub(crate) static MATCHER_JS_LINK: Lazy<Matcher> = lazy_matcher!(r#"a[href^="javascript:"]"#);
 pub(crate) static MATCHER_JSONLD: Lazy<Matcher> =
     lazy_matcher!(r#"script[type="application/ld+json"]"#);
 pub(crate) static MATCHER_HEADING: Lazy<Matcher> = lazy_matcher!(r"h1,h2");
@@ -61,9 +59,6 @@ pub(crate) static MATCHER_DIALOGS: Lazy<Matcher> =
     lazy_matcher!(r#"dialog,[aria-modal="true"][role="dialog"]"#);
 pub(crate) static MATCHER_BYLINE: Lazy<Matcher> =
     lazy_matcher!(r#"[rel="author"],[itemprop*="author"]"#);
-pub(crate) static MATCHER_SOURCES: Lazy<Matcher> =
-    lazy_matcher!("img,picture,figure,video,audio,source");
-pub(crate) static MATCHER_P: Lazy<Matcher> = lazy_matcher!("p");
 pub(crate) static MATCHER_EMBEDS: Lazy<Matcher> = lazy_matcher!("object,embed,iframe");
 pub(crate) static MATCHER_IMG_EMBEDS: Lazy<Matcher> = lazy_matcher!("img,object,embed,iframe");
 pub(crate) static MATCHER_CLEAN: Lazy<Matcher> =

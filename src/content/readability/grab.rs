@@ -39,7 +39,7 @@ impl Readability {
             // finding the -right- content.
 
             if let Some(ref article_node) = article_node {
-                let text_length = article_node.normalized_char_count();
+                let text_length = normalized_chars(article_node);
                 if text_length >= self.config.char_threshold {
                     return Some(doc);
                 }
@@ -243,7 +243,9 @@ fn score_elements<'a>(
     let mut cc_cache = CharCounterCache::default();
 
     for element in elements_to_score {
-        let content_len = cc_cache.char_count(element);
+        // Its length and its commas in one walk (`score_text_content` walked it again).
+        let counts = text_counts(element);
+        let content_len = cc_cache.insert(element, counts.chars);
         if content_len < 25 {
             continue;
         }
@@ -252,7 +254,7 @@ fn score_elements<'a>(
 
         // Count commas in the element's text content without allocating a new StrTendril.
         // Equivalent to `1 + element.text().split(COMMAS).count()`, but more efficient.
-        let mut content_score = 2 + score_text_content(element);
+        let mut content_score = 2 + counts.commas;
         content_score += std::cmp::min(content_len / 100, 3);
         for (level, ancestor) in ancestors.iter().enumerate() {
             if !ancestor.is_element() || ancestor.parent().is_none() {

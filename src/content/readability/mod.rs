@@ -5,7 +5,16 @@
 //! The crate is kept as it was released, with these differences only:
 //! - no `serde` or `aho-corasick` features (vetch built neither);
 //! - module paths (`crate::` is `super::` here; `readability.rs` is `parse.rs`);
-//! - the unit tests that read the crate's own test pages (not shipped with it) are left out.
+//! - the unit tests that read the crate's own test pages (not shipped with it) are left out;
+//! - what nothing here reads is not made: the article's HTML (`Article::content`), its
+//!   text (`text_content`, `length`, so no `TextMode`), the excerpt from its first paragraph;
+//! - its character counts ([`has_text`], `helpers::text_counts`) read ASCII without
+//!   decoding it, in one walk for a paragraph's length and commas, and stop when the
+//!   answer is known;
+//! - the passes over the article that selected elements by a CSS selector parsed on each
+//!   call (`select("p")`, `:is(div, section):empty`, `a:not([href])`, ...) pick them by a
+//!   test of names and attributes in one walk (`picks`, each held to its selector by a
+//!   test), as do the searches of the whole page for `html[lang]` and `<noscript>`.
 //!
 //! Each later change is its own commit, and states what it keeps identical.
 
@@ -16,12 +25,14 @@ mod grab_flags;
 mod helpers;
 mod matching;
 mod parse;
+mod picks;
 mod prep_article;
 mod readable;
 mod score;
 mod url_helpers;
 
-pub use config::{CandidateSelectMode, Config, ParsePolicy, TextMode};
+pub use config::{CandidateSelectMode, Config, ParsePolicy};
+pub use helpers::has_text;
 pub use parse::Article;
 pub use parse::Metadata;
 pub use parse::Readability;

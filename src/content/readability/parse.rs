@@ -10,8 +10,9 @@ use super::helpers::*;
 use super::is_probably_readable;
 #[allow(clippy::wildcard_imports)]
 use super::matching::*;
+use super::picks::*;
 use super::url_helpers::{is_absolute_url, resolve_url, to_absolute_url};
-use super::{Config, ParsePolicy, ReadabilityError, TextMode};
+use super::{Config, ParsePolicy, ReadabilityError};
 
 /// This struct represents the content of the article
 #[derive(Debug, Clone)]
@@ -20,13 +21,8 @@ pub struct Article {
     pub title: String,
     /// The author
     pub byline: Option<String>,
-    /// The relevant HTML content
-    pub content: StrTendril,
-    /// The relevant text content
-    pub text_content: StrTendril,
-    /// The text length
-    pub length: usize,
-    /// The excerpt
+    /// The excerpt (from the page's metadata only: the article's first paragraph is not
+    /// looked for)
     pub excerpt: Option<String>,
     /// The name of the site
     pub site_name: Option<String>,
@@ -367,6 +363,16 @@ impl Readability {
     }
 
     fn unwrap_noscript_images(&self) {
+        // The selector's `:has` is costly on every node; most pages have no `<noscript>`
+        // left to look at.
+        if !self
+            .doc
+            .root()
+            .descendants_it()
+            .any(|n| n.has_name("noscript"))
+        {
+            return;
+        }
         let noscript_sel = self.doc.select("noscript:has(img:only-child)");
         for noscript_node in noscript_sel.nodes() {
             let Some(prev_sibling) = noscript_node.prev_element_sibling() else {
@@ -455,31 +461,16 @@ impl Readability {
 
         self.fix_relative_uris(&root_sel);
 
-        // If we haven't found an excerpt in the article's metadata, use the article's
-        // first paragraph as the excerpt. This is used for displaying a preview of
-        // the article's content.
-
-        if metadata.excerpt.is_none() {
-            // TODO: Although this matches readability.js,
-            // the procedure is far from perfect and requires improvement.
-            metadata.excerpt = extract_excerpt(&root_sel);
-        }
-
-        let text_content = match self.config.text_mode {
-            TextMode::Raw => root_node.text(),
-            TextMode::Formatted => root_node.formatted_text(),
-            TextMode::Markdown => root_node.md(None),
-        };
-        let text_length = text_content.chars().count();
+        // The article stays in `self.doc`, under `#readability-page-1`: the caller reads
+        // it there. Readability.js also serialises it (`content`), takes its text
+        // (`textContent`, `length`) and, without an excerpt in the metadata, the text of
+        // its first paragraph; nothing here reads those, so they are not made.
 
         Ok(Article {
             title: metadata.title,
             byline: metadata.byline,
             dir: metadata.dir,
             lang: metadata.lang,
-            content: root_sel.html(),
-            text_content,
-            length: text_length,
             excerpt: metadata.excerpt,
             site_name: metadata.site_name,
             published_time: metadata.published_time,
@@ -853,8 +844,13 @@ impl Readability {
     }
 
     fn get_html_lang(&self) -> Option<StrTendril> {
-        let sel = self.doc.select_single_matcher(&MATCHER_HTML_LANG);
-        sel.attr("lang")
+        // `html[lang]`'s first match in document order, without matching a selector
+        // against every node.
+        let root = self.doc.root();
+        let mut html = root
+            .descendants_it()
+            .filter(|n| n.has_name("html") && n.has_attr("lang"));
+        html.next().and_then(|n| n.attr("lang"))
     }
 
     fn post_process_content(&self, root_sel: &Selection) {
@@ -863,10 +859,9 @@ impl Readability {
 
         simplify_nested_elements(root_sel);
 
-        let score_sel = root_sel
-            .parent()
-            .select("*[data-readability-score], *[data-readability-table]");
-        score_sel.remove_attrs(&["data-readability-score", "data-readability-table"]);
+        for node in &MARKED.under(&root_sel.parent()) {
+            node.remove_attrs(&MARKS);
+        }
 
         if !self.config.keep_classes {
             self.clean_classes(root_sel);
@@ -958,16 +953,16 @@ impl Readability {
             return;
         };
 
-        let url_sel = if self.doc_url.as_ref() == Some(&base_url) {
-            r##"a[href]:not([href^="#"]):not([href^="http"])"##
+        let links = if self.doc_url.as_ref() == Some(&base_url) {
+            &RELATIVE_LINKS_SAME_BASE
         } else {
-            r#"a[href]:not([href^="http"])"#
+            &RELATIVE_LINKS
         };
-        for a in root_sel.select(url_sel).nodes() {
+        for a in &links.under(root_sel) {
             set_attr_absolute_url(a, "href", &base_url);
         }
 
-        for media in root_sel.select_matcher(&MATCHER_SOURCES).nodes() {
+        for media in &MEDIA.under(root_sel) {
             set_attr_absolute_url(media, "src", &base_url);
             set_attr_absolute_url(media, "poster", &base_url);
 
@@ -1043,7 +1038,7 @@ fn split_srcset(srcset: &str) -> Vec<(&str, &str)> {
 fn fix_links(root_sel: &Selection) {
     // Handle links with javascript: URIs, since
     // they won't work after scripts have been removed from the page.
-    for a in root_sel.select_matcher(&MATCHER_JS_LINK).nodes() {
+    for a in &JS_LINKS.under(root_sel) {
         let children = a.children();
         if children.len() == 1 {
             let child = &children[0];
@@ -1062,7 +1057,7 @@ fn fix_links(root_sel: &Selection) {
     }
 
     // Handle links without href attributes.
-    for a in root_sel.select("a:not([href])").nodes() {
+    for a in &LINKS_WITHOUT_HREF.under(root_sel) {
         if a.children().is_empty() {
             a.remove_from_parent();
         }
@@ -1070,7 +1065,7 @@ fn fix_links(root_sel: &Selection) {
 }
 
 fn simplify_nested_elements(root_sel: &Selection) {
-    for td_node in root_sel.select("*:not(tr) > td").nodes() {
+    for td_node in &CELLS_OUTSIDE_ROWS.under(root_sel) {
         if let Some(parent) = td_node.parent() {
             if let Some(first_child) = td_node.first_child() {
                 parent.append_children(&first_child);
@@ -1082,8 +1077,8 @@ fn simplify_nested_elements(root_sel: &Selection) {
 }
 
 fn simplify_nested_divs(root_sel: &Selection) {
-    let sel = root_sel.select("div, section");
-    for parent in sel.nodes().iter().rev() {
+    let sel = DIVS_AND_SECTIONS.under(root_sel);
+    for parent in sel.iter().rev() {
         let Some(node) = parent.first_element_child() else {
             continue;
         };
@@ -1104,15 +1099,8 @@ fn simplify_nested_divs(root_sel: &Selection) {
         }
         parent.replace_with(&node.id);
     }
-    root_sel.select(":is(div, section):empty").remove();
-}
-
-fn extract_excerpt(sel: &Selection) -> Option<String> {
-    let p_sel = sel.select_single_matcher(&MATCHER_P);
-    if p_sel.is_empty() {
-        None
-    } else {
-        Some(p_sel.text().trim().to_string())
+    for empty in EMPTY_DIVS_AND_SECTIONS.under(root_sel) {
+        empty.remove_from_parent();
     }
 }
 

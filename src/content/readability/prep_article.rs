@@ -10,6 +10,7 @@ use super::grab_flags::GrabFlags;
 use super::helpers::*;
 #[allow(clippy::wildcard_imports)]
 use super::matching::*;
+use super::picks::*;
 use super::score::get_class_weight;
 use super::Config;
 
@@ -66,7 +67,7 @@ fn text_density_cmp(
     let text_length = char_count as f32;
     let mut children_length = 0usize;
     for descendant in Selection::from(*node).select_matcher_iter(matcher) {
-        children_length += descendant.normalized_char_count();
+        children_length += normalized_chars(&descendant);
         if children_length as f32 / text_length > threshold {
             return ordering == Ordering::Greater;
         }
@@ -125,7 +126,7 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
             return true;
         }
 
-        let char_count = node.normalized_char_count();
+        let char_count = normalized_chars(node);
         let Some(qual_name) = node.qual_name_ref() else {
             return false;
         };
@@ -311,7 +312,7 @@ fn is_lazy_image(node: &NodeRef) -> bool {
 }
 
 fn fix_lazy_images(sel: &Selection) {
-    for node in sel.select("img,picture,figure").nodes() {
+    for node in &IMAGES.under(sel) {
         // In some sites (e.g. Kotaku), they put 1px square image as base64 data uri in the src attribute.
         // So, here we check if the data uri is too short, just might as well remove it.
         if let Some(src) = node.attr("src") {
@@ -418,7 +419,9 @@ pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, c
     clean_conditionally(&article_sel, &MATCHER_TABLE_UL_DIV, flags);
 
     // replace H1 with H2 as H1 should be only title that is displayed separately
-    article_sel.select("h1").rename("h2");
+    for h1 in H1.under(&article_sel) {
+        h1.rename("h2");
+    }
     // remove all presentational attributes
     clean_styles(article_node);
 
@@ -426,10 +429,13 @@ pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, c
 
     // At this point, nasty iframes have been removed; only embedded video
     // ones remain.
-    for p_node in article_sel.select("p").nodes() {
+    for p_node in &PARAGRAPHS.under(&article_sel) {
+        // Its text first: most paragraphs have some, which settles it without a search.
+        if has_text(p_node) {
+            continue;
+        }
         let p_sel = Selection::from(*p_node);
-        let content_el_count = p_sel.select_matcher(&MATCHER_IMG_EMBEDS).length();
-        if content_el_count == 0 && p_node.normalized_char_count() == 0 {
+        if p_sel.select_matcher(&MATCHER_IMG_EMBEDS).length() == 0 {
             p_sel.remove();
         }
     }
@@ -447,7 +453,7 @@ pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, c
 
 fn fix_single_cell_tables(sel: &Selection) {
     // Remove single-cell tables
-    for table_node in sel.select("table").nodes() {
+    for table_node in &TABLES.under(sel) {
         let tbody = single_child_element(table_node, "tbody").unwrap_or(*table_node);
 
         if let Some(row) = single_child_element(&tbody, "tr") {
@@ -465,7 +471,7 @@ fn fix_single_cell_tables(sel: &Selection) {
 }
 
 fn remove_share_elements(root_sel: &Selection, share_element_threshold: usize) {
-    for child in root_sel.select("*[class],*[id]").nodes() {
+    for child in &WITH_CLASS_OR_ID.under(root_sel) {
         let mut has_share_sign: bool;
         {
             let Some(el) = child.element_ref() else {
@@ -484,7 +490,7 @@ fn remove_share_elements(root_sel: &Selection, share_element_threshold: usize) {
             }
         }
 
-        if has_share_sign && child.normalized_char_count() < share_element_threshold {
+        if has_share_sign && normalized_chars(child) < share_element_threshold {
             child.remove_from_parent();
         }
     }

@@ -1,4 +1,6 @@
-use dom_query::{NodeData, NodeRef};
+#[cfg(test)]
+use dom_query::NodeData;
+use dom_query::NodeRef;
 
 #[allow(clippy::wildcard_imports)]
 use super::glob::*;
@@ -77,6 +79,9 @@ fn determine_attr_weight(attr: &str) -> f32 {
     weight
 }
 
+/// The commas of `node`'s text, as Readability counted them (the oracle of
+/// [`super::helpers::text_counts`], which counts them in its own walk).
+#[cfg(test)]
 pub(crate) fn score_text_content(node: &NodeRef) -> usize {
     node.descendants_it()
         .filter_map(|n| {
