@@ -47,22 +47,14 @@ pub(crate) static MATCHER_H1_H6: Lazy<Matcher> = lazy_matcher!("h1,h2,h3,h4,h5,h
 pub(crate) static MATCHER_UL_OL: Lazy<Matcher> = lazy_matcher!("ul,ol");
 pub(crate) static MATCHER_TEXTISH: Lazy<Matcher> =
     lazy_matcher!("blockquote,dl,div,img,ol,p,pre,table,ul,span,li,td");
-pub(crate) static MATCHER_FORM_FIELDSET: Lazy<Matcher> = lazy_matcher!("form,fieldset");
-pub(crate) static MATCHER_TABLE_UL_DIV: Lazy<Matcher> = lazy_matcher!("table,ul,div");
 pub(crate) static MATCHER_TR: Lazy<Matcher> = lazy_matcher!("tr");
 pub(crate) static MATCHER_TD: Lazy<Matcher> = lazy_matcher!("td");
 pub(crate) static MATCHER_IMG_PICTURE: Lazy<Matcher> = lazy_matcher!("img, picture");
 pub(crate) static MATCHER_IMG_ONLY_CHILD: Lazy<Matcher> = lazy_matcher!("img:only-child");
 pub(crate) static MATCHER_HAS_IMG_ONLY_CHILD: Lazy<Matcher> =
     lazy_matcher!("*:has( > img:only-child)");
-pub(crate) static MATCHER_DIALOGS: Lazy<Matcher> =
-    lazy_matcher!(r#"dialog,[aria-modal="true"][role="dialog"]"#);
-pub(crate) static MATCHER_BYLINE: Lazy<Matcher> =
-    lazy_matcher!(r#"[rel="author"],[itemprop*="author"]"#);
 pub(crate) static MATCHER_EMBEDS: Lazy<Matcher> = lazy_matcher!("object,embed,iframe");
 pub(crate) static MATCHER_IMG_EMBEDS: Lazy<Matcher> = lazy_matcher!("img,object,embed,iframe");
-pub(crate) static MATCHER_CLEAN: Lazy<Matcher> =
-    lazy_matcher!("object,embed,footer,link,aside,iframe,input,textarea,select,button");
 pub(crate) static MATCHER_DATA_TABLE: Lazy<Matcher> =
     lazy_matcher!("table[data-readability-table]");
 pub(crate) static MATCHER_TABLE: Lazy<Matcher> = lazy_matcher!("table");

@@ -13,6 +13,7 @@ use super::grab_flags::GrabFlags;
 use super::helpers::*;
 #[allow(clippy::wildcard_imports)]
 use super::matching::*;
+use super::picks::{DIALOGS, H1_H2};
 use super::prep_article::prep_article;
 #[allow(clippy::wildcard_imports)]
 use super::score::*;
@@ -555,14 +556,14 @@ fn collect_elements_to_score<'a>(
             continue;
         }
 
-        if MATCHER_DIALOGS.match_element(&node) {
+        if (DIALOGS.keep)(&node) {
             next_node = next_child_or_sibling(&node, true);
             node.remove_from_parent();
             continue;
         }
 
         if should_remove_title_header
-            && MATCHER_HEADING.match_element(&node)
+            && (H1_H2.keep)(&node)
             && text_similarity(&metadata.title, &node.text()) > 0.75
         {
             should_remove_title_header = false;

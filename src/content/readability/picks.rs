@@ -127,6 +127,56 @@ pub(crate) static WITH_CLASS_OR_ID: Pick = Pick {
     keep: |n| n.has_attr("class") || n.has_attr("id"),
 };
 
+/// What `clean` removes or looks at (embedded videos may stay).
+pub(crate) static CLEAN: Pick = Pick {
+    css: "object,embed,footer,link,aside,iframe,input,textarea,select,button",
+    keep: |n| {
+        named(
+            n,
+            &[
+                "object", "embed", "footer", "link", "aside", "iframe", "input", "textarea",
+                "select", "button",
+            ],
+        )
+    },
+};
+
+pub(crate) static FORMS: Pick = Pick {
+    css: "form,fieldset",
+    keep: |n| named(n, &["form", "fieldset"]),
+};
+
+pub(crate) static TABLES_LISTS_DIVS: Pick = Pick {
+    css: "table,ul,div",
+    keep: |n| named(n, &["table", "ul", "div"]),
+};
+
+pub(crate) static H1_H2: Pick = Pick {
+    css: "h1,h2",
+    keep: |n| named(n, &["h1", "h2"]),
+};
+
+/// Dialogs, which the article walk drops (tested one node at a time with `keep`).
+pub(crate) static DIALOGS: Pick = Pick {
+    css: r#"dialog,[aria-modal="true"][role="dialog"]"#,
+    keep: |n| {
+        n.has_name("dialog")
+            || (n.attr("aria-modal").is_some_and(|v| &*v == "true")
+                && n.attr("role").is_some_and(|v| &*v == "dialog"))
+    },
+};
+
+/// An author's line by its markup (tested one node at a time with `keep`). `rel` is one
+/// of the attributes whose values HTML matches without regard to ASCII case.
+pub(crate) static BYLINE: Pick = Pick {
+    css: r#"[rel="author"],[itemprop*="author"]"#,
+    keep: |n| {
+        n.attr("rel")
+            .is_some_and(|v| v.eq_ignore_ascii_case("author"))
+            || n.attr("itemprop").is_some_and(|v| v.contains("author"))
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,6 +197,12 @@ mod tests {
         &PARAGRAPHS,
         &TABLES,
         &WITH_CLASS_OR_ID,
+        &CLEAN,
+        &FORMS,
+        &TABLES_LISTS_DIVS,
+        &H1_H2,
+        &DIALOGS,
+        &BYLINE,
     ];
 
     /// Pages with every near miss: attributes present but empty, prefixes in other case,
@@ -165,6 +221,13 @@ mod tests {
             <div><p></p></div><section><div></div></section>
             <div data-readability-score="1" data-readability-table="true">s</div>
             <span data-readability-table="false"></span><i data-readability-score=""></i>
+            <dialog>d</dialog><div role="dialog" aria-modal="true">m</div><div role="dialog">r</div>
+            <div aria-modal="TRUE" role="dialog">u</div><div role="Dialog" aria-modal="true">v</div>
+            <a rel="author">by</a><a rel="Author">By</a><a rel="author nofollow">x</a>
+            <span itemprop="coAuthor">y</span><span itemprop="author">z</span><i itemprop="">e</i>
+            <form><fieldset></fieldset></form><ul><li>l</li></ul><h2>h</h2><footer></footer>
+            <aside></aside><link rel="x"><iframe></iframe><input><textarea></textarea>
+            <select></select><button>b</button><object></object>
         </div>"##,
         r#"<section id="root"><div><table><tr><td>in a row</td></tr></table></div>
             <ul><li class="share">x</li><li id="">y</li></ul></section>"#,

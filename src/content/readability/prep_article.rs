@@ -15,7 +15,7 @@ use super::score::get_class_weight;
 use super::Config;
 
 fn clean(root_sel: &Selection) {
-    for node in root_sel.select_matcher(&MATCHER_CLEAN).nodes() {
+    for node in &CLEAN.under(root_sel) {
         // Allow youtube and vimeo videos through as people usually want to see those.
 
         if !node_name_in(node, &EMBED_ELEMENTS) {
@@ -206,15 +206,15 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
 }
 
 // shortcut: cleaning is O(depth x depth) on deeply nested wrappers; cap depth or precompute subtree stats when parsing untrusted input.
-fn clean_conditionally(sel: &Selection, matcher: &Matcher, flags: &FlagSet<GrabFlags>) {
+fn clean_conditionally(sel: &Selection, pick: &Pick, flags: &FlagSet<GrabFlags>) {
     if !flags.contains(GrabFlags::CleanConditionally) {
         return;
     }
 
-    let tag_sel = sel.select_matcher(matcher);
+    let tag_sel = pick.under(sel);
     // traversing tag nodes in reverse order,
     // so that how children nodes will appear before parent nodes
-    for tag_node in tag_sel.nodes().iter().rev() {
+    for tag_node in tag_sel.iter().rev() {
         if should_clean_conditionally(tag_node, flags) {
             tag_node.remove_from_parent();
         }
@@ -257,7 +257,7 @@ fn get_row_and_col_count(table: &Selection) -> (usize, usize) {
 }
 
 fn mark_data_tables(base_sel: &Selection) {
-    for table_node in base_sel.select_matcher(&MATCHER_TABLE).nodes() {
+    for table_node in &TABLES.under(base_sel) {
         if MINI_PRESENTATION.match_node(table_node) {
             set_data_readability_table(table_node, false);
             continue;
@@ -384,7 +384,7 @@ fn fix_lazy_images(sel: &Selection) {
 }
 
 fn clean_headers(sel: &Selection, flags: &FlagSet<GrabFlags>) {
-    for h_node in sel.select_matcher(&MATCHER_HEADING).nodes() {
+    for h_node in &H1_H2.under(sel) {
         if get_class_weight(h_node, flags.contains(GrabFlags::WeightClasses)) < 0.0 {
             h_node.remove_from_parent();
         }
@@ -407,7 +407,7 @@ pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, c
 
     fix_lazy_images(&article_sel);
 
-    clean_conditionally(&article_sel, &MATCHER_FORM_FIELDSET, flags);
+    clean_conditionally(&article_sel, &FORMS, flags);
 
     // Clean out junk from the article content
     clean(&article_sel);
@@ -416,7 +416,7 @@ pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, c
 
     // Do these last as the previous stuff may have removed junk
     // that will affect these
-    clean_conditionally(&article_sel, &MATCHER_TABLE_UL_DIV, flags);
+    clean_conditionally(&article_sel, &TABLES_LISTS_DIVS, flags);
 
     // replace H1 with H2 as H1 should be only title that is displayed separately
     for h1 in H1.under(&article_sel) {
