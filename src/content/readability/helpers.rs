@@ -103,6 +103,17 @@ pub fn has_text(node: &NodeRef) -> bool {
     })
 }
 
+/// `node.find_descendants(name)` for one tag name: every descendant element of that name,
+/// nested ones too, in document order; without parsing a mini selector on each call.
+pub(crate) fn named_descendants<'a>(node: &NodeRef<'a>, name: &str) -> Vec<NodeRef<'a>> {
+    node.descendants_it().filter(|n| n.has_name(name)).collect()
+}
+
+/// `node.find_descendants(name).len()`.
+pub(crate) fn count_named(node: &NodeRef, name: &str) -> usize {
+    node.descendants_it().filter(|n| n.has_name(name)).count()
+}
+
 pub(crate) fn text_similarity(text_a: &str, text_b: &str) -> f64 {
     if text_a.is_empty() || text_b.is_empty() {
         return 0.0;
@@ -190,7 +201,7 @@ where
 {
     let mut link_length = 0f32;
 
-    for a in node.find_descendants("a") {
+    for a in named_descendants(node, "a") {
         let href = a.attr_or("href", "");
         let coeff = if href.len() > 1 && href.starts_with('#') {
             0.3
@@ -248,7 +259,7 @@ pub(crate) fn is_element_without_content(node: &NodeRef) -> bool {
         return true;
     }
 
-    let line_breaks = node.find_descendants("br").len() + node.find_descendants("hr").len();
+    let line_breaks = count_named(node, "br") + count_named(node, "hr");
     el_children_count == line_breaks
 }
 
@@ -378,6 +389,27 @@ impl CharCounterCache {
 mod tests {
 
     use super::*;
+
+    /// `named_descendants` and `count_named` agree with dom_query's `find_descendants`,
+    /// nested and foreign elements included.
+    #[test]
+    fn named_descendants_agree_with_find_descendants() {
+        let doc = dom_query::Document::from(
+            r#"<div id="r"><a href="/1">x<a>y</a></a><p><a>z</a><br><hr></p>
+            <svg><a href="/svg">s</a></svg><ul><li><ul><li>i</li></ul></li></ul><A>u</A></div>"#,
+        );
+        let root = doc.select("#r").nodes()[0];
+        for name in ["a", "br", "hr", "li", "p", "img"] {
+            let ours: Vec<_> = named_descendants(&root, name)
+                .iter()
+                .map(|n| n.id)
+                .collect();
+            let theirs: Vec<_> = root.find_descendants(name).iter().map(|n| n.id).collect();
+            assert_eq!(ours, theirs, "{name}");
+            assert_eq!(count_named(&root, name), theirs.len(), "{name}");
+        }
+        assert_eq!(count_named(&root, "a"), 5);
+    }
 
     /// `text_counts` and `has_text` agree with dom_query's `normalized_char_count` and
     /// Readability's own comma count on every element of pages that mix whitespace runs

@@ -35,19 +35,33 @@ fn clean(root_sel: &Selection) {
     }
 }
 
+/// Removes presentational attributes from `n` and the elements under it (not inside an
+/// `<svg>`). A walk with a stack, not recursion; an element is written to only when it
+/// has an attribute to remove (one look at its attributes, no mutable borrow otherwise).
 fn clean_styles(n: &NodeRef) {
-    if n.has_name("svg") {
-        return;
-    }
-
-    n.remove_attrs(PRESENTATIONAL_ATTRIBUTES);
-
-    if node_name_in(n, &DEPRECATED_SIZE_ATTRIBUTE_ELEMS) {
-        n.remove_attrs(&["width", "height"]);
-    }
-
-    for child_node in &n.element_children() {
-        clean_styles(child_node);
+    let mut stack = vec![*n];
+    while let Some(node) = stack.pop() {
+        if node.has_name("svg") {
+            continue;
+        }
+        let (presentational, sized) = node.query_or((false, false), |t| {
+            t.as_element().map_or((false, false), |el| {
+                let has = |names: &[&str]| el.attrs.iter().any(|a| names.contains(&&*a.name.local));
+                (
+                    has(PRESENTATIONAL_ATTRIBUTES),
+                    DEPRECATED_SIZE_ATTRIBUTE_ELEMS.contains(&*el.name.local)
+                        && has(&["width", "height"]),
+                )
+            })
+        });
+        if presentational {
+            node.remove_attrs(PRESENTATIONAL_ATTRIBUTES);
+        }
+        if sized {
+            node.remove_attrs(&["width", "height"]);
+        }
+        let children = node.element_children();
+        stack.extend(children.into_iter().rev());
     }
 }
 
@@ -136,11 +150,11 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
             is_list = text_density_cmp(node, &MATCHER_UL_OL, char_count, 0.9, Ordering::Greater);
         }
 
-        let img = node.find_descendants("img").len();
+        let img = count_named(node, "img");
         let img_f32 = img as f32;
         let should_remove = || {
             let is_figure_child = has_ancestor(node, None, |n| n.has_name("figure"));
-            let p = node.find_descendants("p").len() as f32;
+            let p = count_named(node, "p") as f32;
 
             if !is_figure_child && img_f32 > 1.0 && p / img_f32 < 0.5 {
                 return true;
@@ -150,12 +164,12 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
             // If this is a large menu block, article_content will likely not include it,
             // because it contains too little meaningful content.
             // Otherwise, the magic number '100' seems way too high; the flow usually works fine with 10–20.
-            let li = node.find_descendants("li").len() as f32 - 100.0;
+            let li = count_named(node, "li") as f32 - 100.0;
             if !is_list && li > p {
                 return true;
             }
 
-            let input = node.find_descendants("input").len() as f32;
+            let input = count_named(node, "input") as f32;
             if input > (p / 3.0).floor() {
                 return true;
             }
@@ -196,7 +210,7 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
                     return have_to_remove;
                 }
             }
-            let li_count = node.find_descendants("li").len();
+            let li_count = count_named(node, "li");
             return img != li_count;
         }
 
@@ -440,7 +454,7 @@ pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, c
         }
     }
 
-    for br_node in article_node.find_descendants("br") {
+    for br_node in named_descendants(article_node, "br") {
         if let Some(next_node) = br_node.next_element_sibling() {
             if next_node.has_name("p") {
                 br_node.remove_from_parent();
