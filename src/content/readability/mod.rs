@@ -14,7 +14,12 @@
 //! - the passes over the article that selected elements by a CSS selector parsed on each
 //!   call (`select("p")`, `:is(div, section):empty`, `a:not([href])`, ...) pick them by a
 //!   test of names and attributes in one walk (`picks`, each held to its selector by a
-//!   test), as do the searches of the whole page for `html[lang]` and `<noscript>`.
+//!   test), as do the searches of the whole page (`html[lang]`, `<noscript>`, scripts,
+//!   styles, fonts, `br`, `img`, `meta[content]`), the cleaning passes and the per-node
+//!   tests for dialogs, headings and bylines;
+//! - `find_descendants(name)` (a mini selector parsed on each call) is a walk
+//!   (`helpers::named_descendants`), and `clean_styles` walks with a stack instead of
+//!   recursing.
 //!
 //! Each later change is its own commit, and states what it keeps identical.
 

@@ -182,10 +182,14 @@ impl Readability {
         self.unwrap_noscript_images();
 
         // remove scripts
-        self.doc.select_matcher(&MATCHER_SCRIPT).remove();
+        for node in SCRIPTS.in_doc(&self.doc) {
+            node.remove_from_parent();
+        }
 
         // remove styles
-        self.doc.select_matcher(&MATCHER_STYLE).remove();
+        for node in STYLES.in_doc(&self.doc) {
+            node.remove_from_parent();
+        }
 
         // replace duplicating br elements
         self.replace_brs();
@@ -227,7 +231,7 @@ impl Readability {
             }
             // Everything below is such a mess
         } else if cur_title.contains(": ") {
-            let matched = self.doc.select_matcher(&MATCHER_HEADING).iter().any(|h| {
+            let matched = H1_H2.in_doc(&self.doc).iter().any(|h| {
                 let text = h.text();
                 text.trim() == cur_title
             });
@@ -283,15 +287,14 @@ impl Readability {
     }
 
     fn replace_fonts(&mut self) {
-        let sel = self.doc.select_matcher(&MATCHER_FONT);
-        sel.rename("span");
-        sel.remove_all_attrs();
+        for font in FONTS.in_doc(&self.doc) {
+            font.rename("span");
+            font.remove_all_attrs();
+        }
     }
 
     fn replace_brs(&mut self) {
-        let sel = self.doc.select_matcher(&MATCHER_BR);
-
-        for br in sel.nodes() {
+        for br in &BRS.in_doc(&self.doc) {
             let mut next_sibling = br.next_sibling();
             let mut replaced = false;
 
@@ -344,7 +347,7 @@ impl Readability {
     }
 
     fn remove_empty_imgs(&mut self) {
-        for node in self.doc.select_matcher(&MATCHER_IMG).nodes() {
+        for node in &IMGS.in_doc(&self.doc) {
             let has_src = node.query_or(false, |n| {
                 n.as_element().is_some_and(|el| {
                     el.attrs.iter().any(|a| {
@@ -719,9 +722,7 @@ impl Readability {
         let mut values: HashMap<String, String> = HashMap::default();
         let mut metadata = json_ld.unwrap_or_default();
 
-        let selection = self.doc.select_matcher(&MATCHER_META);
-
-        for node in selection.nodes() {
+        for node in &METAS_WITH_CONTENT.in_doc(&self.doc) {
             if let Some(content) = node.attr("content") {
                 let content = content.trim();
                 if content.is_empty() {

@@ -5,7 +5,7 @@
 //! keeps its selector, which the tests below hold it to on pages made to tell them apart,
 //! and which is used as it stands on a selection of several nodes.
 
-use dom_query::{local_name, NodeRef, Selection};
+use dom_query::{local_name, Document, NodeRef, Selection};
 
 /// A CSS selector and the test that picks the same elements.
 pub(crate) struct Pick {
@@ -25,6 +25,11 @@ impl Pick {
                 .collect(),
             _ => sel.select(self.css).nodes().to_vec(),
         }
+    }
+
+    /// What `doc.select(css)` gives: [`Pick::under`] the document node.
+    pub(crate) fn in_doc<'a>(&self, doc: &'a Document) -> Vec<NodeRef<'a>> {
+        self.under(&Selection::from(doc.root()))
     }
 }
 
@@ -177,6 +182,36 @@ pub(crate) static BYLINE: Pick = Pick {
     },
 };
 
+pub(crate) static SCRIPTS: Pick = Pick {
+    css: "script, noscript",
+    keep: |n| named(n, &["script", "noscript"]),
+};
+
+pub(crate) static STYLES: Pick = Pick {
+    css: "style",
+    keep: |n| n.has_name("style"),
+};
+
+pub(crate) static FONTS: Pick = Pick {
+    css: "font",
+    keep: |n| n.has_name("font"),
+};
+
+pub(crate) static BRS: Pick = Pick {
+    css: "br",
+    keep: |n| n.has_name("br"),
+};
+
+pub(crate) static IMGS: Pick = Pick {
+    css: "img",
+    keep: |n| n.has_name("img"),
+};
+
+pub(crate) static METAS_WITH_CONTENT: Pick = Pick {
+    css: "meta[content]",
+    keep: |n| n.has_name("meta") && n.has_attr("content"),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,6 +238,12 @@ mod tests {
         &H1_H2,
         &DIALOGS,
         &BYLINE,
+        &SCRIPTS,
+        &STYLES,
+        &FONTS,
+        &BRS,
+        &IMGS,
+        &METAS_WITH_CONTENT,
     ];
 
     /// Pages with every near miss: attributes present but empty, prefixes in other case,
@@ -228,6 +269,8 @@ mod tests {
             <form><fieldset></fieldset></form><ul><li>l</li></ul><h2>h</h2><footer></footer>
             <aside></aside><link rel="x"><iframe></iframe><input><textarea></textarea>
             <select></select><button>b</button><object></object>
+            <script>s</script><noscript>n</noscript><style>x</style><font>f</font><br>
+            <meta content="c"><meta name="n"><meta content="">
         </div>"##,
         r#"<section id="root"><div><table><tr><td>in a row</td></tr></table></div>
             <ul><li class="share">x</li><li id="">y</li></ul></section>"#,
@@ -262,6 +305,18 @@ mod tests {
                 let ours: Vec<_> = pick.under(&two).iter().map(|n| n.id).collect();
                 let css: Vec<_> = two.select(pick.css).nodes().iter().map(|n| n.id).collect();
                 assert_eq!(ours, css, "{} on several nodes", pick.css);
+            }
+        }
+    }
+
+    #[test]
+    fn each_pick_in_a_document_gives_what_the_document_selects() {
+        for page in PAGES {
+            let doc = parsed(page);
+            for pick in ALL {
+                let ours: Vec<_> = pick.in_doc(&doc).iter().map(|n| n.id).collect();
+                let css: Vec<_> = doc.select(pick.css).nodes().iter().map(|n| n.id).collect();
+                assert_eq!(ours, css, "{} in {page}", pick.css);
             }
         }
     }
