@@ -33,6 +33,16 @@ impl Pick {
     }
 }
 
+/// The pick of the elements of one name.
+macro_rules! one_name {
+    ($name:literal) => {
+        Pick {
+            css: $name,
+            keep: |n| n.has_name($name),
+        }
+    };
+}
+
 /// `[name^="prefix"]`: case-sensitive, and an empty prefix matches nothing, as in CSS.
 fn attr_starts_with(node: &NodeRef, name: &str, prefix: &str) -> bool {
     !prefix.is_empty() && node.attr(name).is_some_and(|v| v.starts_with(prefix))
@@ -112,20 +122,11 @@ pub(crate) static IMAGES: Pick = Pick {
     keep: |n| named(n, &["img", "picture", "figure"]),
 };
 
-pub(crate) static H1: Pick = Pick {
-    css: "h1",
-    keep: |n| n.has_name("h1"),
-};
+pub(crate) static H1: Pick = one_name!("h1");
 
-pub(crate) static PARAGRAPHS: Pick = Pick {
-    css: "p",
-    keep: |n| n.has_name("p"),
-};
+pub(crate) static PARAGRAPHS: Pick = one_name!("p");
 
-pub(crate) static TABLES: Pick = Pick {
-    css: "table",
-    keep: |n| n.has_name("table"),
-};
+pub(crate) static TABLES: Pick = one_name!("table");
 
 pub(crate) static WITH_CLASS_OR_ID: Pick = Pick {
     css: "*[class],*[id]",
@@ -187,25 +188,13 @@ pub(crate) static SCRIPTS: Pick = Pick {
     keep: |n| named(n, &["script", "noscript"]),
 };
 
-pub(crate) static STYLES: Pick = Pick {
-    css: "style",
-    keep: |n| n.has_name("style"),
-};
+pub(crate) static STYLES: Pick = one_name!("style");
 
-pub(crate) static FONTS: Pick = Pick {
-    css: "font",
-    keep: |n| n.has_name("font"),
-};
+pub(crate) static FONTS: Pick = one_name!("font");
 
-pub(crate) static BRS: Pick = Pick {
-    css: "br",
-    keep: |n| n.has_name("br"),
-};
+pub(crate) static BRS: Pick = one_name!("br");
 
-pub(crate) static IMGS: Pick = Pick {
-    css: "img",
-    keep: |n| n.has_name("img"),
-};
+pub(crate) static IMGS: Pick = one_name!("img");
 
 pub(crate) static METAS_WITH_CONTENT: Pick = Pick {
     css: "meta[content]",
