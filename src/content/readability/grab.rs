@@ -556,14 +556,14 @@ fn collect_elements_to_score<'a>(
             continue;
         }
 
-        if (DIALOGS.keep)(&node) {
+        if DIALOGS.matches(&node) {
             next_node = next_child_or_sibling(&node, true);
             node.remove_from_parent();
             continue;
         }
 
         if should_remove_title_header
-            && (H1_H2.keep)(&node)
+            && H1_H2.matches(&node)
             && text_similarity(&metadata.title, &node.text()) > 0.75
         {
             should_remove_title_header = false;

@@ -1196,7 +1196,7 @@ fn decode_opt_html_entities(opt: &mut Option<String>) {
 }
 
 fn is_valid_byline(node: &NodeRef) -> bool {
-    let mut is_byline = (BYLINE.keep)(node);
+    let mut is_byline = BYLINE.matches(node);
     if !is_byline {
         let match_string = get_node_matching_string(node);
         // TODO: use `match_string..split_whitespace().any(||)` for precicion.

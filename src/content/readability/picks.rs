@@ -5,24 +5,25 @@
 //! keeps its selector, which the tests below hold it to on pages made to tell them apart,
 //! and which is used as it stands on a selection of several nodes.
 
-use dom_query::{local_name, Document, NodeRef, Selection};
+use dom_query::{local_name, Document, LocalName, NodeRef, Selection};
 
 /// A CSS selector and the test that picks the same elements.
 pub(crate) struct Pick {
     pub(crate) css: &'static str,
+    /// The element names it can pick (any element when empty): looked at first, in one
+    /// look at the node (most nodes go no further).
+    pub(crate) names: &'static [LocalName],
+    /// The rest of the test, on an element of one of those names.
     pub(crate) keep: fn(&NodeRef) -> bool,
 }
 
 impl Pick {
     /// The element descendants of the one node of `sel` (not the node itself) that
-    /// [`Pick::keep`] keeps, in document order; `sel.select(css)` when `sel` holds several
+    /// [`Pick::matches`], in document order; `sel.select(css)` when `sel` holds several
     /// nodes or none.
     pub(crate) fn under<'a>(&self, sel: &Selection<'a>) -> Vec<NodeRef<'a>> {
         match sel.nodes() {
-            [root] => root
-                .descendants_it()
-                .filter(|n| n.is_element() && (self.keep)(n))
-                .collect(),
+            [root] => root.descendants_it().filter(|n| self.matches(n)).collect(),
             _ => sel.select(self.css).nodes().to_vec(),
         }
     }
@@ -31,14 +32,30 @@ impl Pick {
     pub(crate) fn in_doc<'a>(&self, doc: &'a Document) -> Vec<NodeRef<'a>> {
         self.under(&Selection::from(doc.root()))
     }
+
+    /// Whether the selector matches `node` (an element of one of [`Pick::names`] that
+    /// [`Pick::keep`] keeps).
+    pub(crate) fn matches(&self, node: &NodeRef) -> bool {
+        let named = node.query_or(false, |t| {
+            t.as_element()
+                .is_some_and(|el| self.names.is_empty() || self.names.contains(&el.name.local))
+        });
+        named && (self.keep)(node)
+    }
+}
+
+/// Keeps every element of the pick's names.
+fn any(_: &NodeRef) -> bool {
+    true
 }
 
 /// The pick of the elements of one name.
 macro_rules! one_name {
-    ($name:literal) => {
+    ($name:tt) => {
         Pick {
             css: $name,
-            keep: |n| n.has_name($name),
+            names: &[local_name!($name)],
+            keep: any,
         }
     };
 }
@@ -48,65 +65,68 @@ fn attr_starts_with(node: &NodeRef, name: &str, prefix: &str) -> bool {
     !prefix.is_empty() && node.attr(name).is_some_and(|v| v.starts_with(prefix))
 }
 
-fn named(node: &NodeRef, names: &[&str]) -> bool {
-    node.qual_name_ref()
-        .is_some_and(|name| names.iter().any(|n| &*name.local == *n))
-}
-
-fn is_div_or_section(n: &NodeRef) -> bool {
-    n.qual_name_ref()
-        .is_some_and(|name| matches!(name.local, local_name!("div") | local_name!("section")))
-}
-
 /// Links whose target `fix_relative_uris` makes absolute, when the page's base is its
 /// own address (in-page anchors stay).
 pub(crate) static RELATIVE_LINKS_SAME_BASE: Pick = Pick {
     css: r##"a[href]:not([href^="#"]):not([href^="http"])"##,
+    names: &[local_name!("a")],
     keep: |n| {
-        n.has_name("a")
-            && n.attr("href")
-                .is_some_and(|href| !(href.starts_with("http") || href.starts_with('#')))
+        n.attr("href")
+            .is_some_and(|href| !(href.starts_with("http") || href.starts_with('#')))
     },
 };
 
 /// The same when the page names another base (`<base href>`): anchors move too.
 pub(crate) static RELATIVE_LINKS: Pick = Pick {
     css: r#"a[href]:not([href^="http"])"#,
-    keep: |n| n.has_name("a") && n.attr("href").is_some_and(|href| !href.starts_with("http")),
+    names: &[local_name!("a")],
+    keep: |n| n.attr("href").is_some_and(|href| !href.starts_with("http")),
 };
 
 pub(crate) static MEDIA: Pick = Pick {
     css: "img,picture,figure,video,audio,source",
-    keep: |n| named(n, &["img", "picture", "figure", "video", "audio", "source"]),
+    names: &[
+        local_name!("img"),
+        local_name!("picture"),
+        local_name!("figure"),
+        local_name!("video"),
+        local_name!("audio"),
+        local_name!("source"),
+    ],
+    keep: any,
 };
 
 pub(crate) static JS_LINKS: Pick = Pick {
     css: r#"a[href^="javascript:"]"#,
-    keep: |n| n.has_name("a") && attr_starts_with(n, "href", "javascript:"),
+    names: &[local_name!("a")],
+    keep: |n| attr_starts_with(n, "href", "javascript:"),
 };
 
 pub(crate) static LINKS_WITHOUT_HREF: Pick = Pick {
     css: "a:not([href])",
-    keep: |n| n.has_name("a") && !n.has_attr("href"),
+    names: &[local_name!("a")],
+    keep: |n| !n.has_attr("href"),
 };
 
 pub(crate) static CELLS_OUTSIDE_ROWS: Pick = Pick {
     css: "*:not(tr) > td",
+    names: &[local_name!("td")],
     keep: |n| {
-        n.has_name("td")
-            && n.parent()
-                .is_some_and(|p| p.is_element() && !p.has_name("tr"))
+        n.parent()
+            .is_some_and(|p| p.is_element() && !p.has_name("tr"))
     },
 };
 
 pub(crate) static DIVS_AND_SECTIONS: Pick = Pick {
     css: "div, section",
-    keep: is_div_or_section,
+    names: &[local_name!("div"), local_name!("section")],
+    keep: any,
 };
 
 pub(crate) static EMPTY_DIVS_AND_SECTIONS: Pick = Pick {
     css: ":is(div, section):empty",
-    keep: |n| is_div_or_section(n) && n.is_empty_element(),
+    names: &[local_name!("div"), local_name!("section")],
+    keep: |n| n.is_empty_element(),
 };
 
 /// Readability's own marks, removed once the article is done.
@@ -114,12 +134,18 @@ pub(crate) const MARKS: [&str; 2] = ["data-readability-score", "data-readability
 
 pub(crate) static MARKED: Pick = Pick {
     css: "*[data-readability-score], *[data-readability-table]",
+    names: &[],
     keep: |n| MARKS.iter().any(|m| n.has_attr(m)),
 };
 
 pub(crate) static IMAGES: Pick = Pick {
     css: "img,picture,figure",
-    keep: |n| named(n, &["img", "picture", "figure"]),
+    names: &[
+        local_name!("img"),
+        local_name!("picture"),
+        local_name!("figure"),
+    ],
+    keep: any,
 };
 
 pub(crate) static H1: Pick = one_name!("h1");
@@ -130,41 +156,50 @@ pub(crate) static TABLES: Pick = one_name!("table");
 
 pub(crate) static WITH_CLASS_OR_ID: Pick = Pick {
     css: "*[class],*[id]",
+    names: &[],
     keep: |n| n.has_attr("class") || n.has_attr("id"),
 };
 
 /// What `clean` removes or looks at (embedded videos may stay).
 pub(crate) static CLEAN: Pick = Pick {
     css: "object,embed,footer,link,aside,iframe,input,textarea,select,button",
-    keep: |n| {
-        named(
-            n,
-            &[
-                "object", "embed", "footer", "link", "aside", "iframe", "input", "textarea",
-                "select", "button",
-            ],
-        )
-    },
+    names: &[
+        local_name!("object"),
+        local_name!("embed"),
+        local_name!("footer"),
+        local_name!("link"),
+        local_name!("aside"),
+        local_name!("iframe"),
+        local_name!("input"),
+        local_name!("textarea"),
+        local_name!("select"),
+        local_name!("button"),
+    ],
+    keep: any,
 };
 
 pub(crate) static FORMS: Pick = Pick {
     css: "form,fieldset",
-    keep: |n| named(n, &["form", "fieldset"]),
+    names: &[local_name!("form"), local_name!("fieldset")],
+    keep: any,
 };
 
 pub(crate) static TABLES_LISTS_DIVS: Pick = Pick {
     css: "table,ul,div",
-    keep: |n| named(n, &["table", "ul", "div"]),
+    names: &[local_name!("table"), local_name!("ul"), local_name!("div")],
+    keep: any,
 };
 
 pub(crate) static H1_H2: Pick = Pick {
     css: "h1,h2",
-    keep: |n| named(n, &["h1", "h2"]),
+    names: &[local_name!("h1"), local_name!("h2")],
+    keep: any,
 };
 
 /// Dialogs, which the article walk drops (tested one node at a time with `keep`).
 pub(crate) static DIALOGS: Pick = Pick {
     css: r#"dialog,[aria-modal="true"][role="dialog"]"#,
+    names: &[],
     keep: |n| {
         n.has_name("dialog")
             || (n.attr("aria-modal").is_some_and(|v| &*v == "true")
@@ -176,6 +211,7 @@ pub(crate) static DIALOGS: Pick = Pick {
 /// of the attributes whose values HTML matches without regard to ASCII case.
 pub(crate) static BYLINE: Pick = Pick {
     css: r#"[rel="author"],[itemprop*="author"]"#,
+    names: &[],
     keep: |n| {
         n.attr("rel")
             .is_some_and(|v| v.eq_ignore_ascii_case("author"))
@@ -185,7 +221,8 @@ pub(crate) static BYLINE: Pick = Pick {
 
 pub(crate) static SCRIPTS: Pick = Pick {
     css: "script, noscript",
-    keep: |n| named(n, &["script", "noscript"]),
+    names: &[local_name!("script"), local_name!("noscript")],
+    keep: any,
 };
 
 pub(crate) static STYLES: Pick = one_name!("style");
@@ -198,7 +235,8 @@ pub(crate) static IMGS: Pick = one_name!("img");
 
 pub(crate) static METAS_WITH_CONTENT: Pick = Pick {
     css: "meta[content]",
-    keep: |n| n.has_name("meta") && n.has_attr("content"),
+    names: &[local_name!("meta")],
+    keep: |n| n.has_attr("content"),
 };
 
 #[cfg(test)]
