@@ -322,8 +322,10 @@ fn assign_article_node(tc: &NodeRef, article_content: &NodeRef) {
         sibling_score_threshold = 10.0;
     }
     // Keep potential top candidate's parent node to try to get text direction of it later.
+    // A top candidate always has a parent; were it the tree's root, nothing is appended
+    // (the caller then finds no article) rather than a panic.
     let Some(tc_parent) = tc.parent() else {
-        unreachable!("Top candidate must have a parent")
+        return;
     };
 
     let tc_class = tc.attr_or("class", "");

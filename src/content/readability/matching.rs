@@ -53,8 +53,10 @@ pub(crate) fn is_schema_org_url(url: &str) -> bool {
 pub(crate) fn is_video_url(haystack: &str) -> bool {
     VIDEO_DOMAINS.iter().any(|&p| {
         if let Some(pos) = haystack.find(p) {
-            if pos > 1 && &haystack[pos - PROTOCOL_PFX_LEN..pos] == PROTOCOL_PFX
-                || pos > 5 && &haystack[pos - WWW_PFX_LEN..pos] == WWW_PFX
+            // `get`: the bytes before the domain may end inside a character (`€youtube.com`),
+            // where a slice would panic; such bytes are never the ASCII prefix.
+            if pos > 1 && haystack.get(pos - PROTOCOL_PFX_LEN..pos) == Some(PROTOCOL_PFX)
+                || pos > 5 && haystack.get(pos - WWW_PFX_LEN..pos) == Some(WWW_PFX)
             {
                 return true;
             }
@@ -196,6 +198,16 @@ pub(crate) fn split_base64_url(src: &str) -> Option<(&str, &str)> {
 
 #[cfg(test)]
 mod tests {
+
+    /// A domain right after a multi-byte character (a page's iframe `src`) is not a video
+    /// and does not panic; the usual addresses still are.
+    #[test]
+    fn video_url_after_a_multibyte_character() {
+        assert!(!is_video_url("\u{20ac}youtube.com/embed/x"));
+        assert!(!is_video_url("ab\u{20ac}\u{20ac}youtube.com/embed/x"));
+        assert!(is_video_url("https://www.youtube.com/embed/x"));
+        assert!(is_video_url("//player.vimeo.com/video/1"));
+    }
 
     use super::*;
 

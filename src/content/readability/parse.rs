@@ -387,13 +387,18 @@ impl Readability {
                 prev_sibling
             } else if prev_sel.is_matcher(&MATCHER_HAS_IMG_ONLY_CHILD) {
                 let prev_sel_img = prev_sel.select_matcher(&MATCHER_IMG_ONLY_CHILD);
-                prev_sel_img.nodes()[0]
+                let Some(&img) = prev_sel_img.nodes().first() else {
+                    continue;
+                };
+                img
             } else {
                 continue;
             };
             let noscript_img_sel = Selection::from(*noscript_node).select_matcher(&MATCHER_IMG);
-            // at this point noscript_img_sel always has one element
-            let new_img = &noscript_img_sel.nodes()[0];
+            // The selector makes sure there is one; without it, nothing to unwrap.
+            let Some(new_img) = noscript_img_sel.nodes().first() else {
+                continue;
+            };
 
             for attr in prev_img.attrs() {
                 if attr.value.as_ref() == "" {
@@ -1041,8 +1046,7 @@ fn fix_links(root_sel: &Selection) {
     // they won't work after scripts have been removed from the page.
     for a in &JS_LINKS.under(root_sel) {
         let children = a.children();
-        if children.len() == 1 {
-            let child = &children[0];
+        if let [child] = children.as_slice() {
             if child.is_text() {
                 a.replace_with(child);
             } else {
