@@ -55,12 +55,14 @@ mod tabs;
 #[cfg(test)]
 mod tests;
 
-use dom_query::{Document, NodeData, NodeRef, Selection};
+use dom_query::{Document, NodeRef, Selection};
 
 use crate::content::boilerplate::{Comments, Root, ROOT_MARK};
 use crate::content::cancel::cancelled;
 use crate::content::parse::{guarded, parse};
-use crate::content::readability::{has_text, Article, Config, ParsePolicy, Readability};
+use crate::content::readability::{
+    has_text, normalized_chars_reach, Article, Config, ParsePolicy, Readability,
+};
 use crate::content::tidy::{has_visible_chars, tidy_markdown, tidy_text, visible_chars};
 use crate::content::visible::{remove_unseen, seen_text};
 use crate::model::kinds::{BodyKind, ExtractMode};
@@ -758,44 +760,6 @@ fn full_parse(doc: Document, url: Option<&str>, cfg: Config) -> Option<Selected>
         root,
         full_run: true,
     })
-}
-
-/// Whether `node`'s text has at least `n` characters once every run of whitespace counts
-/// as one and leading and trailing whitespace as none: whether
-/// `NodeRef::normalized_char_count` (the measure readability applies) reaches `n`,
-/// computed the same way (text nodes in document order; an empty text node breaks a run
-/// of whitespace, as there) but stopping as soon as the answer is known and copying no
-/// text.
-fn normalized_chars_reach(node: &NodeRef, n: usize) -> bool {
-    let mut count = 0usize;
-    let mut last_ws = true;
-    for d in std::iter::once(*node).chain(node.descendants_it()) {
-        let reached = d.query_or(false, |t| {
-            let NodeData::Text { contents } = &t.data else {
-                return false;
-            };
-            for c in contents.chars() {
-                let ws = c.is_whitespace();
-                if !(last_ws && ws) {
-                    count += 1;
-                }
-                last_ws = ws;
-                // A trailing run of whitespace is taken back at the end: one more.
-                if count > n {
-                    return true;
-                }
-            }
-            last_ws = contents.ends_with(char::is_whitespace);
-            false
-        });
-        if reached {
-            return true;
-        }
-    }
-    if last_ws && count > 0 {
-        count -= 1;
-    }
-    count >= n
 }
 
 /// The whole `<body>` minus boilerplate, rendered in the requested form.

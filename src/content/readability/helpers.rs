@@ -49,6 +49,29 @@ pub(crate) fn normalized_chars(node: &NodeRef) -> usize {
     text_counts(node).chars
 }
 
+/// Whether `node`'s [`normalized_chars`] reach `n`, counted the same way but stopping
+/// at the first text node past `n` (a trailing run of whitespace is taken back only at
+/// the end: one more than `n` settles it).
+pub fn normalized_chars_reach(node: &NodeRef, n: usize) -> bool {
+    let mut counts = TextCounts::default();
+    let mut last_ws = true;
+    for d in std::iter::once(*node).chain(node.descendants_it()) {
+        let reached = d.query_or(false, |t| {
+            if let NodeData::Text { contents } = &t.data {
+                last_ws = count_text(contents, last_ws, &mut counts);
+            }
+            counts.chars > n
+        });
+        if reached {
+            return true;
+        }
+    }
+    if last_ws && counts.chars > 0 {
+        counts.chars -= 1;
+    }
+    counts.chars >= n
+}
+
 /// Adds one text node to `counts`, `last_ws` telling whether the text before it ended in
 /// whitespace; returns whether this one does (`false` when it is empty, as dom_query's
 /// `contents.ends_with(char::is_whitespace)`).

@@ -37,7 +37,7 @@ mod score;
 mod url_helpers;
 
 pub use config::{CandidateSelectMode, Config, ParsePolicy};
-pub use helpers::has_text;
+pub use helpers::{has_text, normalized_chars_reach};
 pub use parse::Article;
 pub use parse::Metadata;
 pub use parse::Readability;
