@@ -6,6 +6,9 @@
 //! - no `serde` or `aho-corasick` features (vetch built neither);
 //! - module paths (`crate::` is `super::` here; `readability.rs` is `parse.rs`);
 //! - the unit tests that read the crate's own test pages (not shipped with it) are left out;
+//! - no page reaches a panic: two `partial_cmp().unwrap()` order a NaN as equal, indexing
+//!   and an `unreachable!` skip instead, `is_video_url` compares with `get()` where a
+//!   slice could end inside a character, and a test forces every constant selector;
 //! - what nothing here reads is not made: the article's HTML (`Article::content`), its
 //!   text (`text_content`, `length`, so no `TextMode`), the excerpt from its first paragraph;
 //! - its character counts ([`has_text`], `helpers::text_counts`) read ASCII without
