@@ -1,4 +1,3 @@
-use dom_query::Tree;
 use foldhash::{HashMap, HashSet};
 use std::vec;
 
@@ -17,6 +16,7 @@ use super::picks::{DIALOGS, H1_H2};
 use super::prep_article::prep_article;
 #[allow(clippy::wildcard_imports)]
 use super::score::*;
+use super::subtree::Subtrees;
 use super::Config;
 use super::Metadata;
 use super::Readability;
@@ -90,7 +90,7 @@ impl Readability {
     ) -> Option<NodeRef<'a>> {
         let tree = body_node.tree;
         let weigh_class = flags.contains(GrabFlags::WeightClasses);
-        let top_candidates = score_elements(elements_to_score, tree, &self.config, flags);
+        let top_candidates = score_elements(elements_to_score, body_node, &self.config, flags);
 
         let mut top_candidate = top_candidates.first().copied();
 
@@ -234,19 +234,22 @@ fn has_child_block_element(node: &NodeRef) -> bool {
 
 fn score_elements<'a>(
     elements_to_score: &[NodeRef<'a>],
-    tree: &'a Tree,
+    body: &NodeRef<'a>,
     cfg: &Config,
     flags: &FlagSet<GrabFlags>,
 ) -> Vec<NodeRef<'a>> {
+    let tree = body.tree;
     let mut score_map: HashMap<NodeId, f32> = HashMap::default();
     // Preserves the initial order of candidates to ensure deterministic tie-breaking.
     let mut candidate_order: Vec<NodeId> = Vec::new();
-    let mut cc_cache = CharCounterCache::default();
+    // Every length and link list read below, from one walk of the body (nothing changes
+    // the tree until the candidates are scored).
+    let subtrees = Subtrees::of(body);
 
     for element in elements_to_score {
-        // Its length and its commas in one walk (`score_text_content` walked it again).
-        let counts = text_counts(element);
-        let content_len = cc_cache.insert(element, counts.chars);
+        // Its length and its commas (`score_text_content` walked it again).
+        let counts = subtrees.counts(element);
+        let content_len = counts.chars;
         if content_len < 25 {
             continue;
         }
@@ -296,7 +299,12 @@ fn score_elements<'a>(
             let candidate = NodeRef::new(node_id, tree);
             // Skipping adjustment of low score
             let score = if base_score > cfg.min_score_to_adjust {
-                base_score * (1.0 - link_density_fn(&candidate, None, |n| cc_cache.char_count(n)))
+                let count = |n: &NodeRef| subtrees.counts(n).chars;
+                let density = match subtrees.links(&candidate) {
+                    Some(links) => link_density_of(&candidate, links, None, count),
+                    None => link_density_fn(&candidate, None, count),
+                };
+                base_score * (1.0 - density)
             } else {
                 base_score
             };
@@ -659,7 +667,7 @@ mod tests {
         let elements = collect_elements_to_score(&body, true, &Metadata::default());
         let cfg = Config::default();
         let flags: FlagSet<GrabFlags> = FlagSet::full();
-        let top = score_elements(&elements, body.tree, &cfg, &flags);
+        let top = score_elements(&elements, &body, &cfg, &flags);
         let divs: Vec<String> = top
             .iter()
             .map(|n| n.attr_or("id", "").to_string())

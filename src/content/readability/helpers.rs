@@ -1,9 +1,8 @@
 use std::collections::HashSet;
 
-use foldhash::HashMap;
 use unicode_segmentation::UnicodeSegmentation;
 
-use dom_query::{NodeData, NodeId, NodeRef};
+use dom_query::{NodeData, NodeRef};
 
 use tendril::StrTendril;
 
@@ -75,7 +74,7 @@ pub fn normalized_chars_reach(node: &NodeRef, n: usize) -> bool {
 /// Adds one text node to `counts`, `last_ws` telling whether the text before it ended in
 /// whitespace; returns whether this one does (`false` when it is empty, as dom_query's
 /// `contents.ends_with(char::is_whitespace)`).
-fn count_text(text: &str, mut last_ws: bool, counts: &mut TextCounts) -> bool {
+pub(crate) fn count_text(text: &str, mut last_ws: bool, counts: &mut TextCounts) -> bool {
     if text.is_empty() {
         return false;
     }
@@ -218,20 +217,33 @@ pub(crate) fn normalize_spaces(text: &str) -> String {
     result
 }
 
-pub(crate) fn link_density_fn<F>(node: &NodeRef, char_count: Option<usize>, mut count_fn: F) -> f32
+pub(crate) fn link_density_fn<F>(node: &NodeRef, char_count: Option<usize>, count_fn: F) -> f32
+where
+    F: FnMut(&NodeRef) -> usize,
+{
+    link_density_of(node, &named_descendants(node, "a"), char_count, count_fn)
+}
+
+/// [`link_density_fn`] with the links under `node` (`named_descendants(node, "a")`) given.
+pub(crate) fn link_density_of<F>(
+    node: &NodeRef,
+    links: &[NodeRef],
+    char_count: Option<usize>,
+    mut count_fn: F,
+) -> f32
 where
     F: FnMut(&NodeRef) -> usize,
 {
     let mut link_length = 0f32;
 
-    for a in named_descendants(node, "a") {
+    for a in links {
         let href = a.attr_or("href", "");
         let coeff = if href.len() > 1 && href.starts_with('#') {
             0.3
         } else {
             1.0
         };
-        link_length += count_fn(&a) as f32 * coeff;
+        link_length += count_fn(a) as f32 * coeff;
     }
 
     if link_length == 0.0 {
@@ -386,25 +398,6 @@ impl<'a> BytePatternCheck<'a> {
     pub(crate) fn contains_any(&self, pats: &[&str]) -> bool {
         pats.iter()
             .any(|pat| self.pre_check(pat) && self.haystack.contains(pat))
-    }
-}
-
-#[derive(Default)]
-pub(crate) struct CharCounterCache {
-    inner: HashMap<NodeId, usize>,
-}
-
-impl CharCounterCache {
-    pub(crate) fn char_count(&mut self, node: &NodeRef) -> usize {
-        *self
-            .inner
-            .entry(node.id)
-            .or_insert_with(|| normalized_chars(node))
-    }
-
-    /// Records `count` as `node`'s [`Self::char_count`] (counted by the caller); returns it.
-    pub(crate) fn insert(&mut self, node: &NodeRef, count: usize) -> usize {
-        *self.inner.entry(node.id).or_insert(count)
     }
 }
 

@@ -22,7 +22,10 @@
 //!   tests for dialogs, headings and bylines;
 //! - `find_descendants(name)` (a mini selector parsed on each call) is a walk
 //!   (`helpers::named_descendants`), and `clean_styles` walks with a stack instead of
-//!   recursing.
+//!   recursing;
+//! - scoring reads every length and link list from one walk of the body (`subtree`),
+//!   where it walked each scored element and then each candidate (every ancestor up to
+//!   the body) again.
 //!
 //! Each later change is its own commit, and states what it keeps identical.
 
@@ -37,6 +40,7 @@ mod picks;
 mod prep_article;
 mod readable;
 mod score;
+mod subtree;
 mod url_helpers;
 
 pub use config::{CandidateSelectMode, Config, ParsePolicy};

@@ -1,0 +1,224 @@
+//! The text length, commas and links of every subtree of the body, counted in one walk.
+//!
+//! Scoring counts the text of each element it scores (a `<section>` and then each of its
+//! paragraphs again), then the text and links of each candidate: every ancestor of a
+//! scored element up to the body, so the body's whole text once more, the article's,
+//! each section's. Each of those was a walk of its own subtree ([`text_counts`],
+//! [`named_descendants`](super::helpers::named_descendants)): on a long page, each byte of
+//! text was read four or five times. Here one walk of the body reads each text node once
+//! and composes the counts upwards; the answers are the same numbers (a test holds them to
+//! [`text_counts`] and to the walk for links on every element of its pages).
+
+use dom_query::{NodeData, NodeId, NodeRef};
+use foldhash::HashMap;
+
+use super::helpers::{count_text, text_counts, TextCounts};
+
+/// The counts of a run of text nodes in document order, as `text_counts` reads them: it
+/// counts a character unless it is whitespace after whitespace, starting as if after
+/// whitespace, an empty text node ending a run of whitespace.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct Run {
+    /// Characters and commas, counted as if the run came after a character that is not
+    /// whitespace.
+    counts: TextCounts,
+    /// The run holds a text node (else it changes nothing, not even the state).
+    any: bool,
+    /// Its first text node starts with whitespace (dropped after whitespace).
+    leads_ws: bool,
+    /// It leaves the count after whitespace.
+    trails_ws: bool,
+}
+
+impl Run {
+    fn text(contents: &str) -> Run {
+        let mut counts = TextCounts::default();
+        let trails_ws = count_text(contents, false, &mut counts);
+        Run {
+            counts,
+            any: true,
+            leads_ws: contents.starts_with(char::is_whitespace),
+            trails_ws,
+        }
+    }
+
+    /// `self` then `next`.
+    fn then(self, next: Run) -> Run {
+        if !self.any {
+            return next;
+        }
+        if !next.any {
+            return self;
+        }
+        let joined = usize::from(self.trails_ws && next.leads_ws);
+        Run {
+            counts: TextCounts {
+                chars: self.counts.chars + next.counts.chars - joined,
+                commas: self.counts.commas + next.counts.commas,
+            },
+            any: true,
+            leads_ws: self.leads_ws,
+            trails_ws: next.trails_ws,
+        }
+    }
+
+    /// What `text_counts` gives for a node whose text nodes make this run: started after
+    /// whitespace, less a trailing run of whitespace.
+    fn finish(self) -> TextCounts {
+        if !self.any {
+            return TextCounts::default();
+        }
+        let mut chars = self.counts.chars - usize::from(self.leads_ws);
+        if self.trails_ws && chars > 0 {
+            chars -= 1;
+        }
+        TextCounts {
+            chars,
+            commas: self.counts.commas,
+        }
+    }
+}
+
+/// What one walk of a subtree found: for each element in it, its [`text_counts`] and its
+/// links (the `a` elements under it, nested ones too, in document order).
+pub(crate) struct Subtrees<'a> {
+    runs: HashMap<NodeId, Run>,
+    /// For each element, the range of [`Self::links`] under it.
+    link_ranges: HashMap<NodeId, (usize, usize)>,
+    links: Vec<NodeRef<'a>>,
+}
+
+impl<'a> Subtrees<'a> {
+    /// Walks `root`'s subtree once (with a stack, not recursion: no depth is too deep).
+    /// The tree must not change while the result is used.
+    pub(crate) fn of(root: &NodeRef<'a>) -> Self {
+        let mut runs = HashMap::default();
+        let mut link_ranges = HashMap::default();
+        let mut links = Vec::new();
+        // The open elements, each with the run of its children so far and the number of
+        // links found before it.
+        let mut open: Vec<(NodeRef<'a>, Run, usize)> = vec![(*root, Run::default(), 0)];
+        let mut next = root.first_child();
+        loop {
+            if let Some(node) = next {
+                let text = node.query_or(None, |t| match &t.data {
+                    NodeData::Text { contents } => Some(Run::text(contents)),
+                    _ => None,
+                });
+                if let Some(run) = text {
+                    if let Some(top) = open.last_mut() {
+                        top.1 = top.1.then(run);
+                    }
+                    next = node.next_sibling();
+                    continue;
+                }
+                if node.has_name("a") {
+                    links.push(node);
+                }
+                open.push((node, Run::default(), links.len()));
+                next = node.first_child();
+                continue;
+            }
+            // The last child of the innermost open element is done: close it.
+            let Some((node, run, first_link)) = open.pop() else {
+                break;
+            };
+            runs.insert(node.id, run);
+            // Its own link (pushed before it was opened) is not under it.
+            link_ranges.insert(node.id, (first_link, links.len()));
+            let Some(parent) = open.last_mut() else {
+                break;
+            };
+            parent.1 = parent.1.then(run);
+            next = node.next_sibling();
+        }
+        Subtrees {
+            runs,
+            link_ranges,
+            links,
+        }
+    }
+
+    /// `text_counts(node)`, walked again only for a node outside the subtree.
+    pub(crate) fn counts(&self, node: &NodeRef) -> TextCounts {
+        self.runs
+            .get(&node.id)
+            .map_or_else(|| text_counts(node), |run| run.finish())
+    }
+
+    /// `named_descendants(node, "a")`, or `None` for a node outside the subtree.
+    pub(crate) fn links(&self, node: &NodeRef) -> Option<&[NodeRef<'a>]> {
+        let &(start, end) = self.link_ranges.get(&node.id)?;
+        self.links.get(start..end)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::readability::helpers::named_descendants;
+
+    /// On every element of pages that mix runs of whitespace across text nodes, empty
+    /// text nodes, nested links and non-ASCII text, the one walk gives what the walk of
+    /// each element gives: its text counts and its links.
+    #[test]
+    fn one_walk_counts_as_each_element_walked() {
+        let pages = [
+            "<div> a  b <span> </span> c\t\n<p>d,e</p>  </div><p>  </p><p></p>",
+            "<p>caf\u{e9}\u{a0}\u{a0}x\u{2003} y\u{3000}z\u{ff0c}w\u{60c}v , u</p>",
+            "<div><b></b> <i>x</i><!-- c --> <i>y</i>\u{85}</div><p>   </p><p>\u{2028}</p>",
+            "<section> <h2> T </h2><p><a href=\"#x\">in</a> page, <a href=\"/o\">out <a>nested</a></a> end </p> \
+             <ul><li> 1,2 </li><li>3 <a>x</a></li></ul> </section><table><tr><td> a </td><td>b</td></tr></table>",
+        ];
+        for page in pages {
+            let doc = dom_query::Document::from(page);
+            // Empty text nodes (the parser never makes one), at the start, between runs of
+            // whitespace and at the end.
+            for div in doc.select("div, section").nodes() {
+                div.prepend_child(&doc.tree.new_text(""));
+                div.append_child(&doc.tree.new_text(""));
+                div.append_child(&doc.tree.new_text("  tail  "));
+                div.append_child(&doc.tree.new_text(""));
+            }
+            let Some(body) = doc.body() else {
+                panic!("no body: {page}");
+            };
+            let walked = Subtrees::of(&body);
+            let mut checked = 0;
+            for node in std::iter::once(body).chain(body.descendants_it()) {
+                if !node.is_element() {
+                    continue;
+                }
+                assert!(
+                    walked.runs.contains_key(&node.id),
+                    "{page}: {}",
+                    node.html()
+                );
+                assert_eq!(
+                    walked.counts(&node),
+                    text_counts(&node),
+                    "{page}: {}",
+                    node.html()
+                );
+                let links: Vec<_> = walked
+                    .links(&node)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|n| n.id)
+                    .collect();
+                let expected: Vec<_> = named_descendants(&node, "a").iter().map(|n| n.id).collect();
+                assert_eq!(links, expected, "{page}: {}", node.html());
+                checked += 1;
+            }
+            assert!(checked >= 2, "{page}");
+        }
+        // A node the walk did not see is counted on its own.
+        let doc = dom_query::Document::from("<p>one two</p><div>three</div>");
+        let p = doc.select("p").nodes()[0];
+        let div = doc.select("div").nodes()[0];
+        let walked = Subtrees::of(&p);
+        assert_eq!(walked.counts(&div), text_counts(&div));
+        assert_eq!(walked.counts(&div).chars, 5);
+        assert!(walked.links(&div).is_none());
+    }
+}
