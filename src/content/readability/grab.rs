@@ -243,8 +243,14 @@ fn score_elements<'a>(
     // Preserves the initial order of candidates to ensure deterministic tie-breaking.
     let mut candidate_order: Vec<NodeId> = Vec::new();
     // Every length and link list read below, from one walk of the body (nothing changes
-    // the tree until the candidates are scored).
-    let subtrees = Subtrees::of(body);
+    // the tree until the candidates are scored): the scored elements' and the
+    // candidates', which are among their ancestors up to five levels.
+    let wanted: HashSet<NodeId> = elements_to_score
+        .iter()
+        .flat_map(|e| std::iter::once(*e).chain(e.ancestors_it(Some(5))))
+        .map(|n| n.id)
+        .collect();
+    let subtrees = Subtrees::of(body, &wanted);
 
     for element in elements_to_score {
         // Its length and its commas (`score_text_content` walked it again).
@@ -301,7 +307,7 @@ fn score_elements<'a>(
             let score = if base_score > cfg.min_score_to_adjust {
                 let count = |n: &NodeRef| subtrees.counts(n).chars;
                 let density = match subtrees.links(&candidate) {
-                    Some(links) => link_density_of(&candidate, links, None, count),
+                    Some(links) => link_density_of(links, || count(&candidate)),
                     None => link_density_fn(&candidate, None, count),
                 };
                 base_score * (1.0 - density)

@@ -217,40 +217,45 @@ pub(crate) fn normalize_spaces(text: &str) -> String {
     result
 }
 
-pub(crate) fn link_density_fn<F>(node: &NodeRef, char_count: Option<usize>, count_fn: F) -> f32
+pub(crate) fn link_density_fn<F>(node: &NodeRef, char_count: Option<usize>, mut count_fn: F) -> f32
 where
     F: FnMut(&NodeRef) -> usize,
 {
-    link_density_of(node, &named_descendants(node, "a"), char_count, count_fn)
+    let links: Vec<_> = named_descendants(node, "a")
+        .into_iter()
+        .map(|a| {
+            let chars = count_fn(&a);
+            (a, chars)
+        })
+        .collect();
+    let text_length = || char_count.unwrap_or_else(|| count_fn(node));
+    link_density_of(&links, text_length)
 }
 
-/// [`link_density_fn`] with the links under `node` (`named_descendants(node, "a")`) given.
-pub(crate) fn link_density_of<F>(
-    node: &NodeRef,
-    links: &[NodeRef],
-    char_count: Option<usize>,
-    mut count_fn: F,
-) -> f32
-where
-    F: FnMut(&NodeRef) -> usize,
-{
+/// [`link_density_fn`] of a node with the links under it given, each with its character
+/// count, and its own count when there are any (summed in the same order, so the same
+/// number).
+pub(crate) fn link_density_of(
+    links: &[(NodeRef, usize)],
+    text_length: impl FnOnce() -> usize,
+) -> f32 {
     let mut link_length = 0f32;
 
-    for a in links {
+    for (a, chars) in links {
         let href = a.attr_or("href", "");
         let coeff = if href.len() > 1 && href.starts_with('#') {
             0.3
         } else {
             1.0
         };
-        link_length += count_fn(a) as f32 * coeff;
+        link_length += *chars as f32 * coeff;
     }
 
     if link_length == 0.0 {
         return 0.0;
     }
 
-    let text_length = char_count.unwrap_or_else(|| count_fn(node)) as f32;
+    let text_length = text_length() as f32;
     if text_length == 0.0 {
         return 0.0;
     }

@@ -10,7 +10,7 @@
 //! [`text_counts`] and to the walk for links on every element of its pages).
 
 use dom_query::{NodeData, NodeId, NodeRef};
-use foldhash::HashMap;
+use foldhash::{HashMap, HashSet};
 
 use super::helpers::{count_text, text_counts, TextCounts};
 
@@ -79,25 +79,30 @@ impl Run {
     }
 }
 
-/// What one walk of a subtree found: for each element in it, its [`text_counts`] and its
-/// links (the `a` elements under it, nested ones too, in document order).
+/// What one walk of a subtree found: for each element asked for, its [`text_counts`]
+/// and the range of its links; and every link (`a` element, nested ones too) in document
+/// order, with its character count.
 pub(crate) struct Subtrees<'a> {
-    runs: HashMap<NodeId, Run>,
-    /// For each element, the range of [`Self::links`] under it.
-    link_ranges: HashMap<NodeId, (usize, usize)>,
-    links: Vec<NodeRef<'a>>,
+    /// Only for the elements asked for: a map of every element of a long page cost more
+    /// (fresh memory, and misses in it) than the walks it saved.
+    wanted: HashMap<NodeId, (Run, usize, usize)>,
+    links: Vec<Link<'a>>,
 }
 
+/// A link under an element, and its [`text_counts`] characters.
+pub(crate) type Link<'a> = (NodeRef<'a>, usize);
+
 impl<'a> Subtrees<'a> {
-    /// Walks `root`'s subtree once (with a stack, not recursion: no depth is too deep).
-    /// The tree must not change while the result is used.
-    pub(crate) fn of(root: &NodeRef<'a>) -> Self {
-        let mut runs = HashMap::default();
-        let mut link_ranges = HashMap::default();
-        let mut links = Vec::new();
-        // The open elements, each with the run of its children so far and the number of
-        // links found before it.
-        let mut open: Vec<(NodeRef<'a>, Run, usize)> = vec![(*root, Run::default(), 0)];
+    /// Walks `root`'s subtree once (with a stack, not recursion: no depth is too deep),
+    /// keeping the counts of the elements in `wanted`. The tree must not change while the
+    /// result is used.
+    pub(crate) fn of(root: &NodeRef<'a>, wanted: &HashSet<NodeId>) -> Self {
+        let mut kept = HashMap::with_capacity_and_hasher(wanted.len(), Default::default());
+        let mut links: Vec<Link<'a>> = Vec::new();
+        // The open elements, each with the run of its children so far, the number of links
+        // found before its children and whether it is a link itself.
+        let mut open: Vec<(NodeRef<'a>, Run, usize, bool)> =
+            vec![(*root, Run::default(), 0, false)];
         let mut next = root.first_child();
         loop {
             if let Some(node) = next {
@@ -112,20 +117,27 @@ impl<'a> Subtrees<'a> {
                     next = node.next_sibling();
                     continue;
                 }
-                if node.has_name("a") {
-                    links.push(node);
+                let link = node.has_name("a");
+                if link {
+                    links.push((node, 0));
                 }
-                open.push((node, Run::default(), links.len()));
+                open.push((node, Run::default(), links.len(), link));
                 next = node.first_child();
                 continue;
             }
             // The last child of the innermost open element is done: close it.
-            let Some((node, run, first_link)) = open.pop() else {
+            let Some((node, run, first_link, link)) = open.pop() else {
                 break;
             };
-            runs.insert(node.id, run);
-            // Its own link (pushed before it was opened) is not under it.
-            link_ranges.insert(node.id, (first_link, links.len()));
+            if link {
+                // Pushed just before it was opened.
+                if let Some(own) = first_link.checked_sub(1).and_then(|i| links.get_mut(i)) {
+                    own.1 = run.finish().chars;
+                }
+            }
+            if wanted.contains(&node.id) {
+                kept.insert(node.id, (run, first_link, links.len()));
+            }
             let Some(parent) = open.last_mut() else {
                 break;
             };
@@ -133,22 +145,22 @@ impl<'a> Subtrees<'a> {
             next = node.next_sibling();
         }
         Subtrees {
-            runs,
-            link_ranges,
+            wanted: kept,
             links,
         }
     }
 
-    /// `text_counts(node)`, walked again only for a node outside the subtree.
+    /// `text_counts(node)`, walked again for a node not asked for.
     pub(crate) fn counts(&self, node: &NodeRef) -> TextCounts {
-        self.runs
+        self.wanted
             .get(&node.id)
-            .map_or_else(|| text_counts(node), |run| run.finish())
+            .map_or_else(|| text_counts(node), |(run, ..)| run.finish())
     }
 
-    /// `named_descendants(node, "a")`, or `None` for a node outside the subtree.
-    pub(crate) fn links(&self, node: &NodeRef) -> Option<&[NodeRef<'a>]> {
-        let &(start, end) = self.link_ranges.get(&node.id)?;
+    /// `named_descendants(node, "a")`, each with its character count; `None` for a node
+    /// not asked for.
+    pub(crate) fn links(&self, node: &NodeRef) -> Option<&[Link<'a>]> {
+        let &(_, start, end) = self.wanted.get(&node.id)?;
         self.links.get(start..end)
     }
 }
@@ -183,14 +195,18 @@ mod tests {
             let Some(body) = doc.body() else {
                 panic!("no body: {page}");
             };
-            let walked = Subtrees::of(&body);
+            let every: HashSet<NodeId> = std::iter::once(body)
+                .chain(body.descendants_it())
+                .map(|n| n.id)
+                .collect();
+            let walked = Subtrees::of(&body, &every);
             let mut checked = 0;
             for node in std::iter::once(body).chain(body.descendants_it()) {
                 if !node.is_element() {
                     continue;
                 }
                 assert!(
-                    walked.runs.contains_key(&node.id),
+                    walked.wanted.contains_key(&node.id),
                     "{page}: {}",
                     node.html()
                 );
@@ -204,21 +220,28 @@ mod tests {
                     .links(&node)
                     .unwrap_or_default()
                     .iter()
-                    .map(|n| n.id)
+                    .map(|(n, chars)| (n.id, *chars))
                     .collect();
-                let expected: Vec<_> = named_descendants(&node, "a").iter().map(|n| n.id).collect();
+                let expected: Vec<_> = named_descendants(&node, "a")
+                    .iter()
+                    .map(|n| (n.id, text_counts(n).chars))
+                    .collect();
                 assert_eq!(links, expected, "{page}: {}", node.html());
                 checked += 1;
             }
             assert!(checked >= 2, "{page}");
         }
-        // A node the walk did not see is counted on its own.
+        // A node not asked for is counted on its own.
         let doc = dom_query::Document::from("<p>one two</p><div>three</div>");
         let p = doc.select("p").nodes()[0];
         let div = doc.select("div").nodes()[0];
-        let walked = Subtrees::of(&p);
-        assert_eq!(walked.counts(&div), text_counts(&div));
+        let body = doc.body().unwrap_or(p);
+        let walked = Subtrees::of(&body, &HashSet::from_iter([p.id]));
+        for node in [p, div] {
+            assert_eq!(walked.counts(&node), text_counts(&node));
+        }
         assert_eq!(walked.counts(&div).chars, 5);
+        assert!(walked.links(&p).is_some_and(|links| links.is_empty()));
         assert!(walked.links(&div).is_none());
     }
 }
