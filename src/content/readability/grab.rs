@@ -232,6 +232,9 @@ fn has_child_block_element(node: &NodeRef) -> bool {
     })
 }
 
+/// How many levels of ancestors of a scored element are scored with it.
+const CANDIDATE_LEVELS: usize = 5;
+
 fn score_elements<'a>(
     elements_to_score: &[NodeRef<'a>],
     body: &NodeRef<'a>,
@@ -245,12 +248,7 @@ fn score_elements<'a>(
     // Every length and link list read below, from one walk of the body (nothing changes
     // the tree until the candidates are scored): the scored elements' and the
     // candidates', which are among their ancestors up to five levels.
-    let wanted: HashSet<NodeId> = elements_to_score
-        .iter()
-        .flat_map(|e| std::iter::once(*e).chain(e.ancestors_it(Some(5))))
-        .map(|n| n.id)
-        .collect();
-    let subtrees = Subtrees::of(body, &wanted);
+    let subtrees = Subtrees::of(body, elements_to_score, CANDIDATE_LEVELS);
 
     for element in elements_to_score {
         // Its length and its commas (`score_text_content` walked it again).
@@ -260,7 +258,7 @@ fn score_elements<'a>(
             continue;
         }
         // these elements have at least one ancestor -- their parent.
-        let ancestors = element.ancestors(Some(5));
+        let ancestors = element.ancestors(Some(CANDIDATE_LEVELS));
 
         // Count commas in the element's text content without allocating a new StrTendril.
         // Equivalent to `1 + element.text().split(COMMAS).count()`, but more efficient.
@@ -844,6 +842,33 @@ mod tests {
 
         assert!(grabbed.select("#readability-page-1 p").exists());
         assert_eq!(ra.doc.html().to_string(), before);
+    }
+
+    /// The elements to score come in the order the one walk of the body meets them, so
+    /// the walk keeps the counts of every one and of its ancestors (none is counted twice),
+    /// on a page whose collection rewrites it: divs of phrasing content made paragraphs, a
+    /// div holding one paragraph replaced by it, removed boxes, nested sections, tables.
+    #[test]
+    fn the_walk_meets_the_elements_to_score_in_their_order() {
+        let page = "<html><body><div id=\"a\">text <b>bold</b></div>\
+            <div><p>the only paragraph, long enough to count for something here</p></div>\
+            <section><h2>T</h2><div class=\"comment\">gone</div><section><p>in</p>\
+            <div>loose text<p>and a paragraph</p></div></section></section>\
+            <table><tr><td>cell one</td><td><pre>code</pre></td></tr></table>\
+            <div style=\"display:none\"><p>hidden</p></div><p>last</p></body></html>";
+        let doc = Document::from(page);
+        let body = doc.body().unwrap();
+        let elements = collect_elements_to_score(&body, true, &Metadata::default());
+        assert!(elements.len() > 8, "{}", elements.len());
+        let walked = Subtrees::of(&body, &elements, CANDIDATE_LEVELS);
+        for element in &elements {
+            assert!(walked.holds(element), "{}", element.html());
+            for ancestor in element.ancestors_it(Some(CANDIDATE_LEVELS)) {
+                if ancestor.id == body.id || body.ancestors_it(None).all(|b| b.id != ancestor.id) {
+                    assert!(walked.holds(&ancestor), "{}", ancestor.html());
+                }
+            }
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@ use std::collections::HashSet;
 
 use unicode_segmentation::UnicodeSegmentation;
 
-use dom_query::{NodeData, NodeRef};
+use dom_query::{local_name, LocalName, NodeData, NodeRef};
 
 use tendril::StrTendril;
 
@@ -131,9 +131,19 @@ pub(crate) fn named_descendants<'a>(node: &NodeRef<'a>, name: &str) -> Vec<NodeR
     node.descendants_it().filter(|n| n.has_name(name)).collect()
 }
 
-/// `node.find_descendants(name).len()`.
-pub(crate) fn count_named(node: &NodeRef, name: &str) -> usize {
-    node.descendants_it().filter(|n| n.has_name(name)).count()
+/// `node.find_descendants(name).len()` for each of `names`, in one walk.
+pub(crate) fn count_names<const N: usize>(node: &NodeRef, names: [LocalName; N]) -> [usize; N] {
+    let mut counts = [0; N];
+    for d in node.descendants_it() {
+        d.query_or((), |t| {
+            if let Some(el) = t.as_element() {
+                for (count, name) in counts.iter_mut().zip(&names) {
+                    *count += usize::from(el.name.local == *name);
+                }
+            }
+        });
+    }
+    counts
 }
 
 pub(crate) fn text_similarity(text_a: &str, text_b: &str) -> f64 {
@@ -299,7 +309,8 @@ pub(crate) fn is_element_without_content(node: &NodeRef) -> bool {
         return true;
     }
 
-    let line_breaks = count_named(node, "br") + count_named(node, "hr");
+    let [br, hr] = count_names(node, [local_name!("br"), local_name!("hr")]);
+    let line_breaks = br + hr;
     el_children_count == line_breaks
 }
 
@@ -411,7 +422,7 @@ mod tests {
 
     use super::*;
 
-    /// `named_descendants` and `count_named` agree with dom_query's `find_descendants`,
+    /// `named_descendants` and `count_names` agree with dom_query's `find_descendants`,
     /// nested and foreign elements included.
     #[test]
     fn named_descendants_agree_with_find_descendants() {
@@ -427,9 +438,21 @@ mod tests {
                 .collect();
             let theirs: Vec<_> = root.find_descendants(name).iter().map(|n| n.id).collect();
             assert_eq!(ours, theirs, "{name}");
-            assert_eq!(count_named(&root, name), theirs.len(), "{name}");
+            let [count] = count_names(&root, [LocalName::from(name)]);
+            assert_eq!(count, theirs.len(), "{name}");
         }
-        assert_eq!(count_named(&root, "a"), 5);
+        let counts = count_names(
+            &root,
+            [
+                local_name!("a"),
+                local_name!("li"),
+                local_name!("img"),
+                local_name!("br"),
+            ],
+        );
+        let expected = ["a", "li", "img", "br"].map(|name| root.find_descendants(name).len());
+        assert_eq!(counts, expected);
+        assert_eq!(count_names(&root, [local_name!("a")]), [5]);
     }
 
     /// `text_counts` and `has_text` agree with dom_query's `normalized_char_count` and

@@ -21,7 +21,7 @@
 //!   styles, fonts, `br`, `img`, `meta[content]`), the cleaning passes and the per-node
 //!   tests for dialogs, headings and bylines;
 //! - `find_descendants(name)` (a mini selector parsed on each call) is a walk
-//!   (`helpers::named_descendants`), and `clean_styles` walks with a stack instead of
+//!   (`helpers::named_descendants`, `helpers::count_names` for several names at once), and `clean_styles` walks with a stack instead of
 //!   recursing;
 //! - scoring reads every length and link list from one walk of the body (`subtree`),
 //!   where it walked each scored element and then each candidate (every ancestor up to

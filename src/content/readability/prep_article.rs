@@ -1,6 +1,6 @@
 use std::cmp::Ordering;
 
-use dom_query::{Matcher, NodeRef, Selection};
+use dom_query::{local_name, Matcher, NodeRef, Selection};
 use flagset::FlagSet;
 
 #[allow(clippy::wildcard_imports)]
@@ -150,11 +150,20 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
             is_list = text_density_cmp(node, &MATCHER_UL_OL, char_count, 0.9, Ordering::Greater);
         }
 
-        let img = count_named(node, "img");
+        // The four counts read below, in one walk of the node, not one walk each.
+        let [img, p_count, li_count, input_count] = count_names(
+            node,
+            [
+                local_name!("img"),
+                local_name!("p"),
+                local_name!("li"),
+                local_name!("input"),
+            ],
+        );
         let img_f32 = img as f32;
         let should_remove = || {
             let is_figure_child = has_ancestor(node, None, |n| n.has_name("figure"));
-            let p = count_named(node, "p") as f32;
+            let p = p_count as f32;
 
             if !is_figure_child && img_f32 > 1.0 && p / img_f32 < 0.5 {
                 return true;
@@ -164,12 +173,12 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
             // If this is a large menu block, article_content will likely not include it,
             // because it contains too little meaningful content.
             // Otherwise, the magic number '100' seems way too high; the flow usually works fine with 10–20.
-            let li = count_named(node, "li") as f32 - 100.0;
+            let li = li_count as f32 - 100.0;
             if !is_list && li > p {
                 return true;
             }
 
-            let input = count_named(node, "input") as f32;
+            let input = input_count as f32;
             if input > (p / 3.0).floor() {
                 return true;
             }
@@ -210,7 +219,6 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
                     return have_to_remove;
                 }
             }
-            let li_count = count_named(node, "li");
             return img != li_count;
         }
 

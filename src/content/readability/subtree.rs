@@ -10,7 +10,7 @@
 //! [`text_counts`] and to the walk for links on every element of its pages).
 
 use dom_query::{NodeData, NodeId, NodeRef};
-use foldhash::{HashMap, HashSet};
+use foldhash::HashMap;
 
 use super::helpers::{count_text, text_counts, TextCounts};
 
@@ -92,17 +92,35 @@ pub(crate) struct Subtrees<'a> {
 /// A link under an element, and its [`text_counts`] characters.
 pub(crate) type Link<'a> = (NodeRef<'a>, usize);
 
+/// An element the walk is in: the run of its children so far, the number of links found
+/// before its children, whether it is a link itself and whether its counts are kept.
+struct Open<'a> {
+    node: NodeRef<'a>,
+    run: Run,
+    first_link: usize,
+    link: bool,
+    wanted: bool,
+}
+
 impl<'a> Subtrees<'a> {
     /// Walks `root`'s subtree once (with a stack, not recursion: no depth is too deep),
-    /// keeping the counts of the elements in `wanted`. The tree must not change while the
-    /// result is used.
-    pub(crate) fn of(root: &NodeRef<'a>, wanted: &HashSet<NodeId>) -> Self {
-        let mut kept = HashMap::with_capacity_and_hasher(wanted.len(), Default::default());
+    /// keeping the counts of the elements of `scored` and of their ancestors up to `up`
+    /// levels. `scored` is in document order, as the walk meets them, so telling whether
+    /// an element is one of them is one comparison, and its ancestors are the top of the
+    /// walk's stack: no set to build. An element met out of that order, or not under
+    /// `root`, is not kept (counted on its own when asked for). The tree must not change
+    /// while the result is used.
+    pub(crate) fn of(root: &NodeRef<'a>, scored: &[NodeRef<'a>], up: usize) -> Self {
+        let mut kept = HashMap::default();
         let mut links: Vec<Link<'a>> = Vec::new();
-        // The open elements, each with the run of its children so far, the number of links
-        // found before its children and whether it is a link itself.
-        let mut open: Vec<(NodeRef<'a>, Run, usize, bool)> =
-            vec![(*root, Run::default(), 0, false)];
+        let mut next_scored = 0;
+        let mut open = vec![Open {
+            node: *root,
+            run: Run::default(),
+            first_link: 0,
+            link: false,
+            wanted: false,
+        }];
         let mut next = root.first_child();
         loop {
             if let Some(node) = next {
@@ -112,42 +130,63 @@ impl<'a> Subtrees<'a> {
                 });
                 if let Some(run) = text {
                     if let Some(top) = open.last_mut() {
-                        top.1 = top.1.then(run);
+                        top.run = top.run.then(run);
                     }
                     next = node.next_sibling();
                     continue;
+                }
+                let mut wanted = false;
+                while scored.get(next_scored).is_some_and(|s| s.id == node.id) {
+                    wanted = true;
+                    next_scored += 1;
+                }
+                if wanted {
+                    open.iter_mut().rev().take(up).for_each(|o| o.wanted = true);
                 }
                 let link = node.has_name("a");
                 if link {
                     links.push((node, 0));
                 }
-                open.push((node, Run::default(), links.len(), link));
+                open.push(Open {
+                    node,
+                    run: Run::default(),
+                    first_link: links.len(),
+                    link,
+                    wanted,
+                });
                 next = node.first_child();
                 continue;
             }
             // The last child of the innermost open element is done: close it.
-            let Some((node, run, first_link, link)) = open.pop() else {
+            let Some(done) = open.pop() else {
                 break;
             };
-            if link {
+            if done.link {
                 // Pushed just before it was opened.
-                if let Some(own) = first_link.checked_sub(1).and_then(|i| links.get_mut(i)) {
-                    own.1 = run.finish().chars;
+                let own = done.first_link.checked_sub(1);
+                if let Some(own) = own.and_then(|i| links.get_mut(i)) {
+                    own.1 = done.run.finish().chars;
                 }
             }
-            if wanted.contains(&node.id) {
-                kept.insert(node.id, (run, first_link, links.len()));
+            if done.wanted {
+                kept.insert(done.node.id, (done.run, done.first_link, links.len()));
             }
             let Some(parent) = open.last_mut() else {
                 break;
             };
-            parent.1 = parent.1.then(run);
-            next = node.next_sibling();
+            parent.run = parent.run.then(done.run);
+            next = done.node.next_sibling();
         }
         Subtrees {
             wanted: kept,
             links,
         }
+    }
+
+    /// Whether the walk kept `node`'s counts.
+    #[cfg(test)]
+    pub(crate) fn holds(&self, node: &NodeRef) -> bool {
+        self.wanted.contains_key(&node.id)
     }
 
     /// `text_counts(node)`, walked again for a node not asked for.
@@ -195,21 +234,14 @@ mod tests {
             let Some(body) = doc.body() else {
                 panic!("no body: {page}");
             };
-            let every: HashSet<NodeId> = std::iter::once(body)
-                .chain(body.descendants_it())
-                .map(|n| n.id)
-                .collect();
-            let walked = Subtrees::of(&body, &every);
+            let every: Vec<_> = body.descendants_it().filter(|n| n.is_element()).collect();
+            let walked = Subtrees::of(&body, &every, 1);
             let mut checked = 0;
             for node in std::iter::once(body).chain(body.descendants_it()) {
                 if !node.is_element() {
                     continue;
                 }
-                assert!(
-                    walked.wanted.contains_key(&node.id),
-                    "{page}: {}",
-                    node.html()
-                );
+                assert!(walked.holds(&node), "{page}: {}", node.html());
                 assert_eq!(
                     walked.counts(&node),
                     text_counts(&node),
@@ -236,7 +268,8 @@ mod tests {
         let p = doc.select("p").nodes()[0];
         let div = doc.select("div").nodes()[0];
         let body = doc.body().unwrap_or(p);
-        let walked = Subtrees::of(&body, &HashSet::from_iter([p.id]));
+        let walked = Subtrees::of(&body, &[p], 5);
+        assert!(walked.holds(&p) && walked.holds(&body) && !walked.holds(&div));
         for node in [p, div] {
             assert_eq!(walked.counts(&node), text_counts(&node));
         }
