@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The small path (issue 14): one `vetch lookup` of a 100 KB page on loopback against
 # `curl -s` of the same page, in one run, side by side. Runs are interleaved (curl, vetch,
-# vetch raw, curl, ...) so that a noisy neighbour hits every command alike; the figure is the
-# median of the pairwise ratios vetch/curl over RUNS rounds (default 30).
+# vetch raw, curl, ...; each round in a new order) so that a noisy
+# neighbour hits every command alike; the figure is the median of the pairwise ratios
+# vetch/curl over RUNS rounds (default 30).
 #
 #   scripts/bench-startup.sh                 # build release, run
 #   VETCH_SKIP_BUILD=1 scripts/bench-startup.sh
@@ -21,7 +22,7 @@ curl -s -o /dev/null "$URL"
 $VETCH --allow-private lookup --no-cache --compact "$URL" >/dev/null
 
 python3 - "$RUNS" "$URL" "$VETCH" "${VETCH_BEFORE:-}" <<'PY'
-import resource, statistics, subprocess, sys, time
+import random, resource, statistics, subprocess, sys, time
 runs, url, vetch, before = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 cmds = [
     ("curl -s", ["curl", "-s", url]),
@@ -37,8 +38,12 @@ if before:
     cmds.append(("before: vetch lookup", [before, "--allow-private", "lookup", *no_cache, "--compact", url]))
 wall = {n: [] for n, _ in cmds}
 cpu = {n: [] for n, _ in cmds}
-for _ in range(runs):
-    for name, cmd in cmds:
+# Each round runs the commands in a new order (seeded, so runs repeat), so that no command
+# always runs right after the same one: the row that always ran after `--version` measured
+# 0.5-1 ms slower, whichever binary it held.
+order = random.Random(0)
+for i in range(runs):
+    for name, cmd in order.sample(cmds, len(cmds)):
         r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
         p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
