@@ -231,15 +231,10 @@ pub(crate) fn link_density_fn<F>(node: &NodeRef, char_count: Option<usize>, mut 
 where
     F: FnMut(&NodeRef) -> usize,
 {
-    let links: Vec<_> = named_descendants(node, "a")
-        .into_iter()
-        .map(|a| {
-            let chars = count_fn(&a);
-            (a, chars)
-        })
-        .collect();
-    let text_length = || char_count.unwrap_or_else(|| count_fn(node));
-    link_density_of(&links, text_length)
+    let link_length = named_descendants(node, "a")
+        .iter()
+        .fold(0f32, |sum, a| sum + link_weight(a, count_fn(a)));
+    density(link_length, || char_count.unwrap_or_else(|| count_fn(node)))
 }
 
 /// [`link_density_fn`] of a node with the links under it given, each with its character
@@ -249,27 +244,34 @@ pub(crate) fn link_density_of(
     links: &[(NodeRef, usize)],
     text_length: impl FnOnce() -> usize,
 ) -> f32 {
-    let mut link_length = 0f32;
+    let link_length = links
+        .iter()
+        .fold(0f32, |sum, (a, chars)| sum + link_weight(a, *chars));
+    density(link_length, text_length)
+}
 
-    for (a, chars) in links {
-        let href = a.attr_or("href", "");
-        let coeff = if href.len() > 1 && href.starts_with('#') {
-            0.3
-        } else {
-            1.0
-        };
-        link_length += *chars as f32 * coeff;
-    }
+/// A link's share of the link length: its characters, three tenths of them for an
+/// in-page anchor (`#section`).
+fn link_weight(a: &NodeRef, chars: usize) -> f32 {
+    let href = a.attr_or("href", "");
+    let coeff = if href.len() > 1 && href.starts_with('#') {
+        0.3
+    } else {
+        1.0
+    };
+    chars as f32 * coeff
+}
 
+/// The link length over the text length (counted only when there are links), `0` when
+/// either is nothing.
+fn density(link_length: f32, text_length: impl FnOnce() -> usize) -> f32 {
     if link_length == 0.0 {
         return 0.0;
     }
-
     let text_length = text_length() as f32;
     if text_length == 0.0 {
         return 0.0;
     }
-
     link_length / text_length
 }
 

@@ -85,7 +85,7 @@ impl Run {
 pub(crate) struct Subtrees<'a> {
     /// Only for the elements asked for: a map of every element of a long page cost more
     /// (fresh memory, and misses in it) than the walks it saved.
-    wanted: HashMap<NodeId, (Run, usize, usize)>,
+    kept: HashMap<NodeId, (Run, usize, usize)>,
     links: Vec<Link<'a>>,
 }
 
@@ -177,21 +177,18 @@ impl<'a> Subtrees<'a> {
             parent.run = parent.run.then(done.run);
             next = done.node.next_sibling();
         }
-        Subtrees {
-            wanted: kept,
-            links,
-        }
+        Subtrees { kept, links }
     }
 
     /// Whether the walk kept `node`'s counts.
     #[cfg(test)]
     pub(crate) fn holds(&self, node: &NodeRef) -> bool {
-        self.wanted.contains_key(&node.id)
+        self.kept.contains_key(&node.id)
     }
 
     /// `text_counts(node)`, walked again for a node not asked for.
     pub(crate) fn counts(&self, node: &NodeRef) -> TextCounts {
-        self.wanted
+        self.kept
             .get(&node.id)
             .map_or_else(|| text_counts(node), |(run, ..)| run.finish())
     }
@@ -199,7 +196,7 @@ impl<'a> Subtrees<'a> {
     /// `named_descendants(node, "a")`, each with its character count; `None` for a node
     /// not asked for.
     pub(crate) fn links(&self, node: &NodeRef) -> Option<&[Link<'a>]> {
-        let &(_, start, end) = self.wanted.get(&node.id)?;
+        let &(_, start, end) = self.kept.get(&node.id)?;
         self.links.get(start..end)
     }
 }
