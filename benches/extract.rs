@@ -188,6 +188,8 @@ fn bench(label: &str, html: &str, mode: ExtractMode, runs: usize) {
 }
 
 fn main() {
+    // The binary's allocator settings (see `vetch::frontends::heap`).
+    vetch::frontends::heap::tune();
     let small = small_page(20 * 1024);
     if let Some(n) = std::env::var("VETCH_BENCH_SMALL")
         .ok()

@@ -3,6 +3,7 @@
 use clap::Parser;
 
 fn main() -> std::process::ExitCode {
+    vetch::frontends::heap::tune();
     // A panic must never print a payload that might hold page text or a secret.
     std::panic::set_hook(Box::new(|_| {
         eprintln!("vetch: internal error (a bug): the operation was aborted");

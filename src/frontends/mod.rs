@@ -7,6 +7,7 @@ pub mod batch;
 pub mod cache;
 pub mod cli;
 pub mod exit;
+pub mod heap;
 pub mod mcp;
 pub mod output;
 pub mod pacing;
