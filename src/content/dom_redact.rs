@@ -24,7 +24,7 @@
 
 use std::borrow::Cow;
 
-use dom_query::{Document, NodeData, NodeRef};
+use dom_query::{Document, LocalName, NodeData, NodeRef};
 
 use crate::content::find::is_json_ld;
 use crate::redact::controls::strip_controls;
@@ -96,6 +96,22 @@ impl<'a> Runs<'a> {
     }
 }
 
+/// What the walk does with an element of each name: whether its name is [`SKIPPED`], and
+/// whether it joins the run (does not [`element_breaks_words`]). Worked out once for each
+/// name a page uses: a page has a few dozen names and tens of thousands of elements, and
+/// the interned names compare as integers.
+#[derive(Default)]
+struct NameKinds(rustc_hash::FxHashMap<LocalName, (bool, bool)>);
+
+impl NameKinds {
+    fn of(&mut self, name: &LocalName) -> (bool, bool) {
+        *self
+            .0
+            .entry(name.clone())
+            .or_insert_with(|| (SKIPPED.contains(&&**name), !element_breaks_words(name)))
+    }
+}
+
 /// The inline runs of `doc`, in document order, and every printable attribute value.
 fn gather_runs(doc: &Document) -> (Runs<'_>, Vec<Attr<'_>>) {
     let mut runs = Runs {
@@ -103,6 +119,7 @@ fn gather_runs(doc: &Document) -> (Runs<'_>, Vec<Attr<'_>>) {
         ends: Vec::new(),
     };
     let mut attrs = Vec::new();
+    let mut kinds = NameKinds::default();
     let mut stack: Vec<Step> = vec![Step::Visit(doc.root())];
     while let Some(step) = stack.pop() {
         let node = match step {
@@ -123,10 +140,10 @@ fn gather_runs(doc: &Document) -> (Runs<'_>, Vec<Attr<'_>>) {
         let (skipped, inline) = match node.qual_name_ref() {
             // Inline and unknown or custom elements (`<b>`, `<wbr>`, `<x-k>`) join the run;
             // blocks, `<br>`, cells, items and form controls end it.
-            Some(name) => (
-                SKIPPED.contains(&&*name.local) && !is_json_ld(&node),
-                !element_breaks_words(&name.local),
-            ),
+            Some(name) => {
+                let (skipped_name, inline) = kinds.of(&name.local);
+                (skipped_name && !is_json_ld(&node), inline)
+            }
             // The document root and other non-elements: a container.
             None => (false, false),
         };
