@@ -176,29 +176,49 @@ impl Readability {
     /// 5. Replace multiple `br` tags with a single `br` tag
     /// 6. Replace `font` tags with `span` tags
     /// 7. Remove comments
+    ///
+    /// Three walks of the page instead of seven (each is a walk of the whole tree). The
+    /// images and the `<noscript>`s are found in one: removing an image, a void element,
+    /// removes no `<noscript>`. The styles, `<br>`s, fonts and comments are found in one
+    /// after the scripts are gone, and acted on in that order as before. Nothing done to
+    /// one of those lists changes another: `replace_brs` removes only `<br>`s and blank
+    /// text and adds only `<p>`s, renaming fonts moves nothing, and a font or comment that
+    /// was inside a removed `<style>` (SVG's can hold elements) is changed where nothing
+    /// prints it.
     fn prepare(&mut self) {
-        self.remove_empty_imgs();
+        let ([imgs, noscripts], _) = Pick::each_in_doc(&self.doc, [&IMGS, &NOSCRIPTS]);
+        remove_empty_imgs(&imgs);
 
-        self.unwrap_noscript_images();
+        if !noscripts.is_empty() {
+            self.unwrap_noscript_images();
+        }
 
         // remove scripts
         for node in SCRIPTS.in_doc(&self.doc) {
             node.remove_from_parent();
         }
 
+        let ([styles, brs, fonts], comments) =
+            Pick::each_in_doc(&self.doc, [&STYLES, &BRS, &FONTS]);
+
         // remove styles
-        for node in STYLES.in_doc(&self.doc) {
+        for node in styles {
             node.remove_from_parent();
         }
 
         // replace duplicating br elements
-        self.replace_brs();
+        replace_brs(&brs);
 
         // replace fonts with spans
-        self.replace_fonts();
+        for font in fonts {
+            font.rename("span");
+            font.remove_all_attrs();
+        }
 
         // remove comments
-        self.remove_comments();
+        for comment in comments {
+            comment.remove_from_parent();
+        }
     }
 
     /// Return the title of the article as a `StrTendril`.
@@ -285,97 +305,87 @@ impl Readability {
 
         cur_title.into()
     }
+}
 
-    fn replace_fonts(&mut self) {
-        for font in FONTS.in_doc(&self.doc) {
-            font.rename("span");
-            font.remove_all_attrs();
+/// Replace each run of two or more `<br>`s (of `brs`, the page's in document order) with
+/// a `<p>` holding the phrasing content after it.
+fn replace_brs(brs: &[NodeRef]) {
+    for br in brs {
+        let mut next_sibling = br.next_sibling();
+        let mut replaced = false;
+
+        while let Some(next) = next_significant_node(next_sibling) {
+            if !next.has_name("br") {
+                break;
+            }
+
+            replaced = true;
+            next_sibling = next.next_sibling();
+            next.remove_from_parent();
         }
-    }
+        if replaced {
+            let p = br.tree.new_element("p");
+            br.replace_with(&p);
 
-    fn replace_brs(&mut self) {
-        for br in &BRS.in_doc(&self.doc) {
-            let mut next_sibling = br.next_sibling();
-            let mut replaced = false;
+            let mut next_sibling = p.next_sibling();
+            while let Some(next) = next_sibling {
+                if next.has_name("br") {
+                    if let Some(next_elem) = next_significant_node(next.next_sibling()) {
+                        if next_elem.has_name("br") {
+                            break;
+                        }
+                    }
+                }
 
-            while let Some(next) = next_significant_node(next_sibling) {
-                if !next.has_name("br") {
+                if !is_phrasing_content(&next) {
                     break;
                 }
 
-                replaced = true;
                 next_sibling = next.next_sibling();
-                next.remove_from_parent();
+                p.append_child(&next);
             }
-            if replaced {
-                let p = br.tree.new_element("p");
-                br.replace_with(&p);
 
-                let mut next_sibling = p.next_sibling();
-                while let Some(next) = next_sibling {
-                    if next.has_name("br") {
-                        if let Some(next_elem) = next_significant_node(next.next_sibling()) {
-                            if next_elem.has_name("br") {
-                                break;
-                            }
-                        }
-                    }
-
-                    if !is_phrasing_content(&next) {
-                        break;
-                    }
-
-                    next_sibling = next.next_sibling();
-                    p.append_child(&next);
+            while let Some(last) = p.last_child() {
+                if is_whitespace(&last) {
+                    last.remove_from_parent();
+                } else {
+                    break;
                 }
+            }
 
-                while let Some(last) = p.last_child() {
-                    if is_whitespace(&last) {
-                        last.remove_from_parent();
-                    } else {
-                        break;
-                    }
-                }
-
-                if let Some(parent) = p.parent() {
-                    if parent.has_name("p") {
-                        parent.rename("div");
-                    }
+            if let Some(parent) = p.parent() {
+                if parent.has_name("p") {
+                    parent.rename("div");
                 }
             }
         }
     }
+}
 
-    fn remove_empty_imgs(&mut self) {
-        for node in &IMGS.in_doc(&self.doc) {
-            let has_src = node.query_or(false, |n| {
-                n.as_element().is_some_and(|el| {
-                    el.attrs.iter().any(|a| {
-                        matches!(
-                            a.name.local.as_ref(),
-                            "src" | "data-src" | "data-srcset" | "srcset"
-                        ) || IMG_EXT.iter().any(|p| a.value.contains(p))
-                    })
+/// Remove the images of `imgs` that have no source.
+fn remove_empty_imgs(imgs: &[NodeRef]) {
+    for node in imgs {
+        let has_src = node.query_or(false, |n| {
+            n.as_element().is_some_and(|el| {
+                el.attrs.iter().any(|a| {
+                    matches!(
+                        a.name.local.as_ref(),
+                        "src" | "data-src" | "data-srcset" | "srcset"
+                    ) || IMG_EXT.iter().any(|p| a.value.contains(p))
                 })
-            });
+            })
+        });
 
-            if !has_src {
-                node.remove_from_parent();
-            }
+        if !has_src {
+            node.remove_from_parent();
         }
     }
+}
 
+impl Readability {
+    /// Called only when the page has a `<noscript>` left ([`Readability::prepare`] knows):
+    /// the selector's `:has` is costly on every node.
     fn unwrap_noscript_images(&self) {
-        // The selector's `:has` is costly on every node; most pages have no `<noscript>`
-        // left to look at.
-        if !self
-            .doc
-            .root()
-            .descendants_it()
-            .any(|n| n.has_name("noscript"))
-        {
-            return;
-        }
         let noscript_sel = self.doc.select("noscript:has(img:only-child)");
         for noscript_node in noscript_sel.nodes() {
             let Some(prev_sibling) = noscript_node.prev_element_sibling() else {
@@ -836,19 +846,6 @@ impl Readability {
         meta_byline
     }
 
-    fn remove_comments(&self) {
-        let comments: Vec<NodeRef> = self
-            .doc
-            .root()
-            .descendants_it()
-            .filter(NodeRef::is_comment)
-            .collect();
-
-        for comment in comments {
-            comment.remove_from_parent();
-        }
-    }
-
     fn get_html_lang(&self) -> Option<StrTendril> {
         // `html[lang]`'s first match in document order, without matching a selector
         // against every node.
@@ -1252,12 +1249,68 @@ mod tests {
         </html>"#;
 
         let mut readability = Readability::from(contents);
-        readability.replace_fonts();
+        readability.prepare();
 
-        debug_assert_eq!(
+        assert_eq!(
             &readability.doc.select("span").html(),
             "<span>Styled Text Here</span>"
         );
+    }
+
+    /// `prepare` as it was, one walk for each list: what the three walks must equal.
+    fn prepare_in_separate_walks(r: &Readability) {
+        remove_empty_imgs(&IMGS.in_doc(&r.doc));
+        if r.doc
+            .root()
+            .descendants_it()
+            .any(|n| n.has_name("noscript"))
+        {
+            r.unwrap_noscript_images();
+        }
+        for node in SCRIPTS.in_doc(&r.doc) {
+            node.remove_from_parent();
+        }
+        for node in STYLES.in_doc(&r.doc) {
+            node.remove_from_parent();
+        }
+        replace_brs(&BRS.in_doc(&r.doc));
+        for font in FONTS.in_doc(&r.doc) {
+            font.rename("span");
+            font.remove_all_attrs();
+        }
+        let comments: Vec<NodeRef> = r
+            .doc
+            .root()
+            .descendants_it()
+            .filter(NodeRef::is_comment)
+            .collect();
+        for comment in comments {
+            comment.remove_from_parent();
+        }
+    }
+
+    #[test]
+    fn prepare_in_three_walks_equals_a_walk_for_each_list() {
+        let pages = [
+            // Runs of <br>s around fonts and comments, a <br> run inside a <p>.
+            "<body><div>a<br><br><font color=red>f</font> b<!-- c --><br>c<br><br><br>\
+             d</div><p>x<br><br>y <font>z</font></p><font face=x><br><br>w</font></body>",
+            // Styles (one SVG style holding a font and a comment), scripts, noscripts.
+            "<body><svg><style><font>s</font><!-- in style --></style></svg>\
+             <style>p{}</style><script>x()</script><noscript><p>n</p></noscript>\
+             <p>t<!-- t --></p></body>",
+            // Images: empty, lazy, and one a <noscript> repeats.
+            "<body><img><img data-src=a.png><img class=x src=data:x>\
+             <noscript><img src=b.png alt=b></noscript><p>i<br><br>j</p></body>",
+            "<body><p>nothing to do</p></body>",
+        ];
+        for page in pages {
+            let mut ours = Readability::from(page);
+            ours.prepare();
+            let theirs = Readability::from(page);
+            prepare_in_separate_walks(&theirs);
+            assert_eq!(ours.doc.html(), theirs.doc.html(), "{page}");
+        }
     }
 
     #[test]

@@ -33,6 +33,30 @@ impl Pick {
         self.under(&Selection::from(doc.root()))
     }
 
+    /// What [`Pick::in_doc`] gives for each of `picks`, and the document's comment nodes,
+    /// all in one walk of the document: `out[i]` holds `picks[i]`'s elements in document
+    /// order. Equal to separate walks only when acting on one list cannot change what
+    /// another holds; the caller says why it cannot.
+    pub(crate) fn each_in_doc<'a, const N: usize>(
+        doc: &'a Document,
+        picks: [&Pick; N],
+    ) -> ([Vec<NodeRef<'a>>; N], Vec<NodeRef<'a>>) {
+        let mut out: [Vec<NodeRef<'a>>; N] = std::array::from_fn(|_| Vec::new());
+        let mut comments = Vec::new();
+        for node in doc.root().descendants_it() {
+            if node.is_comment() {
+                comments.push(node);
+                continue;
+            }
+            for (pick, found) in picks.iter().zip(out.iter_mut()) {
+                if pick.matches(&node) {
+                    found.push(node);
+                }
+            }
+        }
+        (out, comments)
+    }
+
     /// Whether the selector matches `node` (an element of one of [`Pick::names`] that
     /// [`Pick::keep`] keeps).
     pub(crate) fn matches(&self, node: &NodeRef) -> bool {
@@ -233,6 +257,8 @@ pub(crate) static BRS: Pick = one_name!("br");
 
 pub(crate) static IMGS: Pick = one_name!("img");
 
+pub(crate) static NOSCRIPTS: Pick = one_name!("noscript");
+
 pub(crate) static METAS_WITH_CONTENT: Pick = Pick {
     css: "meta[content]",
     names: &[local_name!("meta")],
@@ -270,6 +296,7 @@ mod tests {
         &FONTS,
         &BRS,
         &IMGS,
+        &NOSCRIPTS,
         &METAS_WITH_CONTENT,
     ];
 
