@@ -186,7 +186,7 @@ impl Readability {
     /// was inside a removed `<style>` (SVG's can hold elements) is changed where nothing
     /// prints it.
     fn prepare(&mut self) {
-        let ([imgs, noscripts], _) = Pick::each_in_doc(&self.doc, [&IMGS, &NOSCRIPTS]);
+        let ([imgs, noscripts], _) = Pick::each_under(&self.doc.root(), [&IMGS, &NOSCRIPTS]);
         remove_empty_imgs(&imgs);
 
         if !noscripts.is_empty() {
@@ -199,7 +199,7 @@ impl Readability {
         }
 
         let ([styles, brs, fonts], comments) =
-            Pick::each_in_doc(&self.doc, [&STYLES, &BRS, &FONTS]);
+            Pick::each_under(&self.doc.root(), [&STYLES, &BRS, &FONTS]);
 
         // remove styles
         for node in styles {
@@ -1039,9 +1039,13 @@ fn split_srcset(srcset: &str) -> Vec<(&str, &str)> {
 }
 
 fn fix_links(root_sel: &Selection) {
+    // Both lists in one walk: the first holds links with an `href`, the second links
+    // without, and undoing a `javascript:` link (into its text, a `<span>`, or nothing
+    // when it is empty) neither adds nor removes a link without one.
+    let [js_links, links_without_href] = Pick::each_in(root_sel, [&JS_LINKS, &LINKS_WITHOUT_HREF]);
     // Handle links with javascript: URIs, since
     // they won't work after scripts have been removed from the page.
-    for a in &JS_LINKS.under(root_sel) {
+    for a in &js_links {
         let children = a.children();
         if let [child] = children.as_slice() {
             if child.is_text() {
@@ -1059,7 +1063,7 @@ fn fix_links(root_sel: &Selection) {
     }
 
     // Handle links without href attributes.
-    for a in &LINKS_WITHOUT_HREF.under(root_sel) {
+    for a in &links_without_href {
         if a.children().is_empty() {
             a.remove_from_parent();
         }
@@ -1067,7 +1071,13 @@ fn fix_links(root_sel: &Selection) {
 }
 
 fn simplify_nested_elements(root_sel: &Selection) {
-    for td_node in &CELLS_OUTSIDE_ROWS.under(root_sel) {
+    // The blocks are found in the same walk as the cells. A cell's content moves to the
+    // end of its parent, so the list may no longer be in document order, but every block
+    // still comes after its ancestors, and that is the one order `simplify_nested_divs`
+    // needs: it undoes a block from the inside out, and what it does to one block never
+    // changes the answer for a block beside it.
+    let [cells, blocks] = Pick::each_in(root_sel, [&CELLS_OUTSIDE_ROWS, &DIVS_AND_SECTIONS]);
+    for td_node in &cells {
         if let Some(parent) = td_node.parent() {
             if let Some(first_child) = td_node.first_child() {
                 parent.append_children(&first_child);
@@ -1075,12 +1085,12 @@ fn simplify_nested_elements(root_sel: &Selection) {
         }
         td_node.remove_from_parent();
     }
-    simplify_nested_divs(root_sel);
+    simplify_nested_divs(root_sel, &blocks);
 }
 
-fn simplify_nested_divs(root_sel: &Selection) {
-    let sel = DIVS_AND_SECTIONS.under(root_sel);
-    for parent in sel.iter().rev() {
+/// `blocks`: the `<div>`s and `<section>`s under `root_sel`, each after its ancestors.
+fn simplify_nested_divs(root_sel: &Selection, blocks: &[NodeRef]) {
+    for parent in blocks.iter().rev() {
         let Some(node) = parent.first_element_child() else {
             continue;
         };
@@ -1310,6 +1320,64 @@ mod tests {
             let theirs = Readability::from(page);
             prepare_in_separate_walks(&theirs);
             assert_eq!(ours.doc.html(), theirs.doc.html(), "{page}");
+        }
+    }
+
+    #[test]
+    fn links_and_blocks_found_together_act_as_found_apart() {
+        // A stray cell (which Readability's renaming of rows can leave) whose content
+        // moves to the end of its parent, past nested blocks; links of every kind.
+        let page = "<body><div id=r><div><div><p>a</p></div><span>s</span></div>\
+             <a href='javascript:x()'>js</a><a href='javascript:y()'></a><a></a><a>t</a>\
+             <a href='javascript:z()'><b>b</b><a></a></a><section><div><p>q</p></div></section>\
+             <div><div></div></div></div></body>";
+        let separate = |doc: &Document| {
+            let root = doc.select("#r");
+            for a in &JS_LINKS.under(&root) {
+                let children = a.children();
+                match children.as_slice() {
+                    [child] if child.is_text() => a.replace_with(child),
+                    [] => a.remove_from_parent(),
+                    _ => {
+                        a.remove_all_attrs();
+                        a.rename("span");
+                    }
+                }
+            }
+            for a in &LINKS_WITHOUT_HREF.under(&root) {
+                if a.children().is_empty() {
+                    a.remove_from_parent();
+                }
+            }
+            for td in &CELLS_OUTSIDE_ROWS.under(&root) {
+                if let (Some(parent), Some(first)) = (td.parent(), td.first_child()) {
+                    parent.append_children(&first);
+                }
+                td.remove_from_parent();
+            }
+            simplify_nested_divs(&root, &DIVS_AND_SECTIONS.under(&root));
+        };
+        for stray_cell in [false, true] {
+            let ours = Document::from(page);
+            let theirs = Document::from(page);
+            if stray_cell {
+                for doc in [&ours, &theirs] {
+                    // <td><div><div><p>in a cell</p></div></div></td>
+                    let td = doc.tree.new_element("td");
+                    let (outer, inner) = (doc.tree.new_element("div"), doc.tree.new_element("div"));
+                    let p = doc.tree.new_element("p");
+                    p.append_child(&doc.tree.new_text("in a cell"));
+                    inner.append_child(&p);
+                    outer.append_child(&inner);
+                    td.append_child(&outer);
+                    doc.select("#r > div").nodes()[0].prepend_child(&td);
+                }
+            }
+            let root = ours.select("#r");
+            fix_links(&root);
+            simplify_nested_elements(&root);
+            separate(&theirs);
+            assert_eq!(ours.html(), theirs.html(), "stray cell: {stray_cell}");
         }
     }
 

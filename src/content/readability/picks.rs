@@ -33,17 +33,17 @@ impl Pick {
         self.under(&Selection::from(doc.root()))
     }
 
-    /// What [`Pick::in_doc`] gives for each of `picks`, and the document's comment nodes,
-    /// all in one walk of the document: `out[i]` holds `picks[i]`'s elements in document
-    /// order. Equal to separate walks only when acting on one list cannot change what
-    /// another holds; the caller says why it cannot.
-    pub(crate) fn each_in_doc<'a, const N: usize>(
-        doc: &'a Document,
+    /// What [`Pick::under`] gives under `root` for each of `picks`, and the comment nodes
+    /// under it, all in one walk: `out[i]` holds `picks[i]`'s elements in document order.
+    /// Equal to separate walks only when acting on one list cannot change what another
+    /// holds; the caller says why it cannot.
+    pub(crate) fn each_under<'a, const N: usize>(
+        root: &NodeRef<'a>,
         picks: [&Pick; N],
     ) -> ([Vec<NodeRef<'a>>; N], Vec<NodeRef<'a>>) {
         let mut out: [Vec<NodeRef<'a>>; N] = std::array::from_fn(|_| Vec::new());
         let mut comments = Vec::new();
-        for node in doc.root().descendants_it() {
+        for node in root.descendants_it() {
             if node.is_comment() {
                 comments.push(node);
                 continue;
@@ -55,6 +55,18 @@ impl Pick {
             }
         }
         (out, comments)
+    }
+
+    /// [`Pick::each_under`] the one node of `sel` (comments left out); each pick's
+    /// selector when `sel` holds several nodes or none, all found before the caller acts.
+    pub(crate) fn each_in<'a, const N: usize>(
+        sel: &Selection<'a>,
+        picks: [&Pick; N],
+    ) -> [Vec<NodeRef<'a>>; N] {
+        match sel.nodes() {
+            [root] => Pick::each_under(root, picks).0,
+            _ => picks.map(|p| sel.select(p.css).nodes().to_vec()),
+        }
     }
 
     /// Whether the selector matches `node` (an element of one of [`Pick::names`] that
