@@ -14,8 +14,9 @@ use super::picks::*;
 use super::score::get_class_weight;
 use super::Config;
 
-fn clean(root_sel: &Selection) {
-    for node in &CLEAN.under(root_sel) {
+/// Remove the elements of `junk` ([`CLEAN`]'s) but embedded videos.
+fn clean(junk: &[NodeRef]) {
+    for node in junk {
         // Allow youtube and vimeo videos through as people usually want to see those.
 
         if !node_name_in(node, &EMBED_ELEMENTS) {
@@ -228,15 +229,15 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
 }
 
 // shortcut: cleaning is O(depth x depth) on deeply nested wrappers; cap depth or precompute subtree stats when parsing untrusted input.
-fn clean_conditionally(sel: &Selection, pick: &Pick, flags: &FlagSet<GrabFlags>) {
+/// Remove the elements of `nodes` (in document order) that [`should_clean_conditionally`].
+fn clean_conditionally(nodes: &[NodeRef], flags: &FlagSet<GrabFlags>) {
     if !flags.contains(GrabFlags::CleanConditionally) {
         return;
     }
 
-    let tag_sel = pick.under(sel);
     // traversing tag nodes in reverse order,
     // so that how children nodes will appear before parent nodes
-    for tag_node in tag_sel.iter().rev() {
+    for tag_node in nodes.iter().rev() {
         if should_clean_conditionally(tag_node, flags) {
             tag_node.remove_from_parent();
         }
@@ -278,8 +279,9 @@ fn get_row_and_col_count(table: &Selection) -> (usize, usize) {
     (rows, cols)
 }
 
-fn mark_data_tables(base_sel: &Selection) {
-    for table_node in &TABLES.under(base_sel) {
+/// Mark each of `tables` as a data table or not (`data-readability-table`).
+fn mark_data_tables(tables: &[NodeRef]) {
+    for table_node in tables {
         if MINI_PRESENTATION.match_node(table_node) {
             set_data_readability_table(table_node, false);
             continue;
@@ -333,8 +335,9 @@ fn is_lazy_image(node: &NodeRef) -> bool {
         || (node.is_match(&MATCHER_LAZY_LOADING) && !has_image_address(node))
 }
 
-fn fix_lazy_images(sel: &Selection) {
-    for node in &IMAGES.under(sel) {
+/// Give each of `images` ([`IMAGES`]'s) the address a lazy loader kept elsewhere.
+fn fix_lazy_images(images: &[NodeRef]) {
+    for node in images {
         // In some sites (e.g. Kotaku), they put 1px square image as base64 data uri in the src attribute.
         // So, here we check if the data uri is too short, just might as well remove it.
         if let Some(src) = node.attr("src") {
@@ -405,43 +408,72 @@ fn fix_lazy_images(sel: &Selection) {
     }
 }
 
-fn clean_headers(sel: &Selection, flags: &FlagSet<GrabFlags>) {
-    for h_node in &H1_H2.under(sel) {
+/// Remove the headings of `headers` whose class weighs negative.
+fn clean_headers(headers: &[NodeRef], flags: &FlagSet<GrabFlags>) {
+    for h_node in headers {
         if get_class_weight(h_node, flags.contains(GrabFlags::WeightClasses)) < 0.0 {
             h_node.remove_from_parent();
         }
     }
 }
 
-pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, cfg: &Config) {
-    let article_sel = Selection::from(*article_node);
+/// The picks [`prep_article`] works on, in the order it uses them.
+const PREP_PICKS: [&Pick; 10] = [
+    &WITH_CLASS_OR_ID,
+    &TABLES,
+    &IMAGES,
+    &FORMS,
+    &CLEAN,
+    &H1_H2,
+    &TABLES_LISTS_DIVS,
+    &H1,
+    &PARAGRAPHS,
+    &BRS,
+];
+
+pub(crate) fn prep_article<'a>(
+    article_node: &NodeRef<'a>,
+    flags: &FlagSet<GrabFlags>,
+    cfg: &Config,
+) {
     // *Important*: Currently the order of calling 'cleaning' functions is matters.
     // It shouldn't be but it is.
+    //
+    // Every list the steps work on is found in one walk of the article, here, instead of a
+    // walk for each step (ten of them). A step gets what that walk found that is still in
+    // the article when the step begins ([`still_under`]): what a walk at that point would
+    // find, in the same order. No step adds, renames or moves an element of a listed name
+    // before the last list is used: `fix_lazy_images` adds `<img>`s, which no later list
+    // names; the others remove elements or change attributes, and only the first list,
+    // taken first, depends on attributes.
+    let ([named, tables, images, forms, junk, headers, blocks, h1s, paragraphs, brs], _) =
+        Pick::each_under(article_node, PREP_PICKS);
+    let live = |nodes: &[NodeRef<'a>]| still_under(nodes, article_node);
 
     // Clean out elements with little content that have "share" in their id/class combinations from final top candidates,
     // which means we don't remove the top candidates even they have "share".
-    remove_share_elements(&article_sel, cfg.char_threshold);
+    remove_share_elements(&named, cfg.char_threshold);
 
     // Check for data tables before we continue, to avoid removing items in
     // those tables, which will often be isolated even though they're
     // visually linked to other content-ful elements (text, images, etc.).
-    mark_data_tables(&article_sel);
+    mark_data_tables(&live(&tables));
 
-    fix_lazy_images(&article_sel);
+    fix_lazy_images(&live(&images));
 
-    clean_conditionally(&article_sel, &FORMS, flags);
+    clean_conditionally(&live(&forms), flags);
 
     // Clean out junk from the article content
-    clean(&article_sel);
+    clean(&live(&junk));
 
-    clean_headers(&article_sel, flags);
+    clean_headers(&live(&headers), flags);
 
     // Do these last as the previous stuff may have removed junk
     // that will affect these
-    clean_conditionally(&article_sel, &TABLES_LISTS_DIVS, flags);
+    clean_conditionally(&live(&blocks), flags);
 
     // replace H1 with H2 as H1 should be only title that is displayed separately
-    for h1 in H1.under(&article_sel) {
+    for h1 in live(&h1s) {
         h1.rename("h2");
     }
     // remove all presentational attributes
@@ -451,7 +483,7 @@ pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, c
 
     // At this point, nasty iframes have been removed; only embedded video
     // ones remain.
-    for p_node in &PARAGRAPHS.under(&article_sel) {
+    for p_node in &live(&paragraphs) {
         // Its text first: most paragraphs have some, which settles it without a search.
         if has_text(p_node) {
             continue;
@@ -462,7 +494,7 @@ pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, c
         }
     }
 
-    for br_node in named_descendants(article_node, "br") {
+    for br_node in live(&brs) {
         if let Some(next_node) = br_node.next_element_sibling() {
             if next_node.has_name("p") {
                 br_node.remove_from_parent();
@@ -470,12 +502,22 @@ pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, c
         }
     }
 
-    fix_single_cell_tables(&article_sel);
+    fix_single_cell_tables(&live(&tables));
 }
 
-fn fix_single_cell_tables(sel: &Selection) {
-    // Remove single-cell tables
-    for table_node in &TABLES.under(sel) {
+/// The nodes of `nodes` that are still under `root` (neither they nor an ancestor removed
+/// since they were found), in their order.
+fn still_under<'a>(nodes: &[NodeRef<'a>], root: &NodeRef) -> Vec<NodeRef<'a>> {
+    nodes
+        .iter()
+        .filter(|n| n.ancestors_it(None).any(|a| a.id == root.id))
+        .copied()
+        .collect()
+}
+
+/// Replace each table of `tables` that has one cell with the cell's content.
+fn fix_single_cell_tables(tables: &[NodeRef]) {
+    for table_node in tables {
         let tbody = single_child_element(table_node, "tbody").unwrap_or(*table_node);
 
         if let Some(row) = single_child_element(&tbody, "tr") {
@@ -492,8 +534,10 @@ fn fix_single_cell_tables(sel: &Selection) {
     }
 }
 
-fn remove_share_elements(root_sel: &Selection, share_element_threshold: usize) {
-    for child in &WITH_CLASS_OR_ID.under(root_sel) {
+/// Remove the elements of `named` (those with a class or an id) named for sharing and
+/// holding little text.
+fn remove_share_elements(named: &[NodeRef], share_element_threshold: usize) {
+    for child in named {
         let mut has_share_sign: bool;
         {
             let Some(el) = child.element_ref() else {
@@ -599,6 +643,87 @@ mod tests {
         }
     }
 
+    /// [`prep_article`] as it was: each step walks the article for its own list.
+    fn prep_article_in_separate_walks(article: &NodeRef, flags: &FlagSet<GrabFlags>, cfg: &Config) {
+        let sel = Selection::from(*article);
+        remove_share_elements(&WITH_CLASS_OR_ID.under(&sel), cfg.char_threshold);
+        mark_data_tables(&TABLES.under(&sel));
+        fix_lazy_images(&IMAGES.under(&sel));
+        clean_conditionally(&FORMS.under(&sel), flags);
+        clean(&CLEAN.under(&sel));
+        clean_headers(&H1_H2.under(&sel), flags);
+        clean_conditionally(&TABLES_LISTS_DIVS.under(&sel), flags);
+        for h1 in H1.under(&sel) {
+            h1.rename("h2");
+        }
+        clean_styles(article);
+        for p_node in &PARAGRAPHS.under(&sel) {
+            if has_text(p_node) {
+                continue;
+            }
+            let p_sel = Selection::from(*p_node);
+            if p_sel.select_matcher(&MATCHER_IMG_EMBEDS).length() == 0 {
+                p_sel.remove();
+            }
+        }
+        for br_node in named_descendants(article, "br") {
+            if br_node
+                .next_element_sibling()
+                .is_some_and(|n| n.has_name("p"))
+            {
+                br_node.remove_from_parent();
+            }
+        }
+        fix_single_cell_tables(&TABLES.under(&sel));
+    }
+
+    #[test]
+    fn prep_article_in_one_walk_equals_a_walk_for_each_step() {
+        let pages = [
+            // Headings, paragraphs (empty, with an image), <br>s before paragraphs.
+            "<div id=a><h1 align=center>t</h1><p>x<br></p><br><p>y</p><p> </p>\
+             <p><img src=i.png></p><font size=3>f</font><br><div><br><p>z</p></div>\
+             <h2 class=comment-meta>by</h2><h1 class=share>s</h1></div>",
+            // Single-cell tables, nested; a data table; a layout table in a form.
+            "<div id=a><table width=5><tr><td>one cell</td></tr></table>\
+             <table><tbody><tr><td><table><tr><td><p>inner</p></td></tr></table></td></tr>\
+             </tbody></table><table><tr><td>a</td><td>b</td></tr></table>\
+             <form><table><tr><td>q</td><td>r</td></tr></table><input></form>\
+             <table summary=s><tr><td>d</td></tr></table></div>",
+            // Share bars holding tables, images and lists; junk holding headings; lazy
+            // images and a figure given one.
+            "<div id=a><div class=share-bar><table><tr><td>t</td></tr></table>\
+             <img data-src=x.jpg><ul><li>l</li></ul></div><aside><h2>aside</h2><div>d</div>\
+             </aside><figure data-src=f.jpg></figure><img class=lazy data-src=y.png src=z.gif>\
+             <footer><table><tr><td>f</td></tr></table><p></p></footer>\
+             <div class=sidebar><ul><li><a href=/1>1</a></li><li><a href=/2>2</a></li></ul></div>\
+             <div class=sidebar><table><tr><td>1</td><td>2</td><td>3</td><td>4</td><td>5</td>\
+             </tr><tr><td>6</td><td>7</td><td>8</td><td>9</td><td>0</td></tr></table></div>\
+             <p>text, with, commas, enough, to, stay, here, as, content, and, more, words</p></div>",
+            "<div id=a><svg><h1>x</h1></svg><p><br></p><br><p></p><center>c</center></div>",
+        ];
+        let cfg = Config::default();
+        let all =
+            GrabFlags::StripUnlikelys | GrabFlags::WeightClasses | GrabFlags::CleanConditionally;
+        for flags in [all, FlagSet::default()] {
+            for page in pages {
+                let ours = Document::from(page);
+                let theirs = Document::from(page);
+                // An empty paragraph holding a <br>, as Readability's own rewriting leaves.
+                for doc in [&ours, &theirs] {
+                    if let Some(p) = doc.select("#a > p").nodes().first() {
+                        let extra = doc.tree.new_element("p");
+                        extra.append_child(&doc.tree.new_element("br"));
+                        p.append_child(&extra);
+                    }
+                }
+                prep_article(&ours.select("#a").nodes()[0], &flags, &cfg);
+                prep_article_in_separate_walks(&theirs.select("#a").nodes()[0], &flags, &cfg);
+                assert_eq!(ours.html(), theirs.html(), "{page}");
+            }
+        }
+    }
+
     #[test]
     fn test_fix_lazy_images() {
         struct TestCase<'a> {
@@ -661,7 +786,7 @@ mod tests {
             let attrs = case.fragment;
             let contents = format!("<html><body><img {attrs}></body></html>");
             let doc = Document::from(contents.as_str());
-            fix_lazy_images(&doc.select("body"));
+            fix_lazy_images(&IMAGES.under(&doc.select("body")));
             assert_eq!(
                 doc.select("img")
                     .attr_or(case.expected_attr_name, "")
