@@ -1,6 +1,6 @@
 use std::sync::LazyLock as Lazy;
 
-use dom_query::{mini_selector::MiniSelector, Matcher};
+use dom_query::{local_name, mini_selector::MiniSelector, LocalName, Matcher};
 
 use phf::phf_set;
 
@@ -212,35 +212,119 @@ pub(crate) static CLASSES_NEGATIVE_WORDS: &[&str] = &["hid"];
 
 // ---phf sets ---
 
-pub(crate) static ALTER_TO_DIV_EXCEPTIONS: phf::Set<&'static str> =
-    phf_set!("article", "section", "p", "ol", "ul");
-pub(crate) static DEFAULT_TAGS_TO_SCORE: phf::Set<&'static str> =
-    phf_set!("section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre");
-pub(crate) static TAGS_WITH_CONTENT: phf::Set<&'static str> =
-    phf_set!("div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6");
+/// A set of element names, compared as interned names (an integer each): a page's every
+/// element is tested against these, and hashing the name as a string cost more than
+/// comparing it with each of a few dozen.
+pub(crate) struct Names(pub(crate) &'static [LocalName]);
 
-#[rustfmt::skip]
-pub(crate) static BLOCK_ELEMS: phf::Set<&'static str> = phf_set!(
-    "blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul",
-);
+impl Names {
+    pub(crate) fn contains(&self, name: &LocalName) -> bool {
+        self.0.contains(name)
+    }
+}
 
-pub(crate) static EMBED_ELEMENTS: phf::Set<&'static str> = phf_set!("object", "embed", "iframe");
+pub(crate) static ALTER_TO_DIV_EXCEPTIONS: Names = Names(&[
+    local_name!("article"),
+    local_name!("section"),
+    local_name!("p"),
+    local_name!("ol"),
+    local_name!("ul"),
+]);
+pub(crate) static DEFAULT_TAGS_TO_SCORE: Names = Names(&[
+    local_name!("section"),
+    local_name!("h2"),
+    local_name!("h3"),
+    local_name!("h4"),
+    local_name!("h5"),
+    local_name!("h6"),
+    local_name!("p"),
+    local_name!("td"),
+    local_name!("pre"),
+]);
+pub(crate) static TAGS_WITH_CONTENT: Names = Names(&[
+    local_name!("div"),
+    local_name!("section"),
+    local_name!("header"),
+    local_name!("h1"),
+    local_name!("h2"),
+    local_name!("h3"),
+    local_name!("h4"),
+    local_name!("h5"),
+    local_name!("h6"),
+]);
+
+pub(crate) static BLOCK_ELEMS: Names = Names(&[
+    local_name!("blockquote"),
+    local_name!("dl"),
+    local_name!("div"),
+    local_name!("img"),
+    local_name!("ol"),
+    local_name!("p"),
+    local_name!("pre"),
+    local_name!("table"),
+    local_name!("ul"),
+]);
+
+pub(crate) static EMBED_ELEMENTS: Names = Names(&[
+    local_name!("object"),
+    local_name!("embed"),
+    local_name!("iframe"),
+]);
 
 #[rustfmt::skip]
 pub(crate) static UNLIKELY_ROLES: phf::Set<&'static str> = phf_set!(
     "menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"
 );
 
-#[rustfmt::skip]
-pub(crate) static PHRASING_ELEMS: phf::Set<&'static str> = phf_set!(
-    "abbr", "audio", "b", "bdo", "br", "button", "cite", "code", "data", "datalist", "dfn", "em",
-    "embed", "i", "img", "input", "kbd", "label", "mark", "math", "meter", "noscript", "object",
-    "output", "progress", "q", "ruby", "samp", "script", "select", "small", "span", "strong",
-    "sub", "sup", "textarea", "time", "var", "wbr"
-);
+pub(crate) static PHRASING_ELEMS: Names = Names(&[
+    local_name!("abbr"),
+    local_name!("audio"),
+    local_name!("b"),
+    local_name!("bdo"),
+    local_name!("br"),
+    local_name!("button"),
+    local_name!("cite"),
+    local_name!("code"),
+    local_name!("data"),
+    local_name!("datalist"),
+    local_name!("dfn"),
+    local_name!("em"),
+    local_name!("embed"),
+    local_name!("i"),
+    local_name!("img"),
+    local_name!("input"),
+    local_name!("kbd"),
+    local_name!("label"),
+    local_name!("mark"),
+    local_name!("math"),
+    local_name!("meter"),
+    local_name!("noscript"),
+    local_name!("object"),
+    local_name!("output"),
+    local_name!("progress"),
+    local_name!("q"),
+    local_name!("ruby"),
+    local_name!("samp"),
+    local_name!("script"),
+    local_name!("select"),
+    local_name!("small"),
+    local_name!("span"),
+    local_name!("strong"),
+    local_name!("sub"),
+    local_name!("sup"),
+    local_name!("textarea"),
+    local_name!("time"),
+    local_name!("var"),
+    local_name!("wbr"),
+]);
 
-pub(crate) static DEPRECATED_SIZE_ATTRIBUTE_ELEMS: phf::Set<&'static str> =
-    phf_set!("table", "th", "td", "hr", "pre");
+pub(crate) static DEPRECATED_SIZE_ATTRIBUTE_ELEMS: Names = Names(&[
+    local_name!("table"),
+    local_name!("th"),
+    local_name!("td"),
+    local_name!("hr"),
+    local_name!("pre"),
+]);
 
 #[rustfmt::skip]
 pub(crate) static AD_WORDS: phf::Set<&'static str> = phf_set!(

@@ -6,7 +6,7 @@ use dom_query::{local_name, LocalName, NodeData, NodeRef};
 
 use tendril::StrTendril;
 
-use super::glob::{COMMAS, MINI_ARIA_HIDDEN, MINI_FALLBACK_IMG, PHRASING_ELEMS};
+use super::glob::{Names, COMMAS, MINI_ARIA_HIDDEN, MINI_FALLBACK_IMG, PHRASING_ELEMS};
 use super::matching::is_invisible_style;
 use crate::content::tidy::{ascii_chunks, CHUNK};
 
@@ -184,12 +184,11 @@ pub(crate) fn is_phrasing_content(node: &NodeRef) -> bool {
     let Some(qual_name) = node.qual_name_ref() else {
         return false;
     };
-    let node_name = qual_name.local.as_ref();
-    if PHRASING_ELEMS.contains(node_name) {
+    if PHRASING_ELEMS.contains(&qual_name.local) {
         return true;
     }
 
-    if matches!(node_name, "a" | "del" | "ins") {
+    if matches!(qual_name.local.as_ref(), "a" | "del" | "ins") {
         // There is no big sense to consider link content as phrasing content if they doesn't have children element.
         let children = node.children();
         return !children.is_empty() && children.into_iter().all(|n| is_phrasing_content(&n));
@@ -330,9 +329,9 @@ pub(crate) fn get_dir_attr(node: &NodeRef) -> Option<String> {
     None
 }
 
-pub(crate) fn node_name_in(node: &NodeRef, names: &phf::Set<&str>) -> bool {
+pub(crate) fn node_name_in(node: &NodeRef, names: &Names) -> bool {
     node.qual_name_ref()
-        .is_some_and(|name| names.contains(name.local.as_ref()))
+        .is_some_and(|name| names.contains(&name.local))
 }
 
 pub(crate) fn is_probably_visible(node: &NodeRef) -> bool {

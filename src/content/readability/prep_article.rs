@@ -50,7 +50,7 @@ fn clean_styles(n: &NodeRef) {
                 let has = |names: &[&str]| el.attrs.iter().any(|a| names.contains(&&*a.name.local));
                 (
                     has(PRESENTATIONAL_ATTRIBUTES),
-                    DEPRECATED_SIZE_ATTRIBUTE_ELEMS.contains(&*el.name.local)
+                    DEPRECATED_SIZE_ATTRIBUTE_ELEMS.contains(&el.name.local)
                         && has(&["width", "height"]),
                 )
             })
