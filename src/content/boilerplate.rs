@@ -48,7 +48,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use dom_query::{Document, NodeId, NodeRef};
+use dom_query::{local_name, Document, NodeId, NodeRef};
 
 /// Why a block is boilerplate (each is one rule, measured on its own).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -722,7 +722,12 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
             }
             stack.push((node, true));
             for child in node.children_it(false) {
-                if child.is_element() && !child.has_name("script") && !child.has_name("style") {
+                if child.is_element()
+                    && !crate::content::find::is_any(
+                        &child,
+                        &[local_name!("script"), local_name!("style")],
+                    )
+                {
                     stack.push((child, false));
                 }
             }

@@ -8,12 +8,22 @@
 //!
 //! Must never: find anything `select` would not, or miss anything it would; panic.
 
-use dom_query::{Document, NodeRef};
+use dom_query::{Document, LocalName, NodeRef};
 
 /// The elements named `name` (any namespace, as a type selector matches), in document
 /// order: `doc.select(name)`.
 pub(crate) fn named<'a>(doc: &'a Document, name: &'a str) -> impl Iterator<Item = NodeRef<'a>> {
     nodes(doc).filter(move |n| n.has_name(name))
+}
+
+/// Whether `node` is an element named one of `names`, in one look at the node. The names
+/// are interned (`local_name!`), so each test is an integer comparison where `has_name`
+/// compares strings: for the tests that run on every node of a page.
+pub(crate) fn is_any(node: &NodeRef, names: &[LocalName]) -> bool {
+    node.query_or(false, |t| {
+        t.as_element()
+            .is_some_and(|e| names.contains(&e.name.local))
+    })
 }
 
 /// Every node under the document's root, in document order (what `select` walks).

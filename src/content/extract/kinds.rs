@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use dom_query::{Document, NodeData, NodeId, NodeRef};
+use dom_query::{local_name, Document, NodeData, NodeId, NodeRef};
 
 /// A `<noscript>` holding at least this many non-whitespace characters may be the page's
 /// content (see [`unwrap_noscript_content`]).
@@ -89,8 +89,9 @@ pub(crate) fn text_chars(node: &NodeRef) -> usize {
     node.descendants_it()
         .filter(|d| d.is_text())
         .filter(|d| {
-            !d.parent()
-                .is_some_and(|p| p.has_name("script") || p.has_name("style"))
+            !d.parent().is_some_and(|p| {
+                crate::content::find::is_any(&p, &[local_name!("script"), local_name!("style")])
+            })
         })
         .map(|d| {
             d.query_or(0, |n| match &n.data {

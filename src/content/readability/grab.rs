@@ -1,7 +1,7 @@
 use foldhash::{HashMap, HashSet};
 use std::vec;
 
-use dom_query::{Document, NodeId, NodeRef};
+use dom_query::{local_name, Document, NodeId, NodeRef};
 use flagset::FlagSet;
 
 use super::config::CandidateSelectMode;
@@ -565,7 +565,9 @@ fn collect_elements_to_score<'a>(
             continue;
         }
 
-        if node.has_name("svg") {
+        // The name, once (an interned name: the tests below compare integers).
+        let name = node.qual_name_ref().map(|q| q.local.clone());
+        if name == Some(local_name!("svg")) {
             next_node = next_child_or_sibling(&node, true);
             continue;
         }
@@ -597,17 +599,18 @@ fn collect_elements_to_score<'a>(
                 continue;
             }
         }
-        if node_name_in(&node, &TAGS_WITH_CONTENT) && is_element_without_content(&node) {
+        let named_in = |names: &Names| name.as_ref().is_some_and(|n| names.contains(n));
+        if named_in(&TAGS_WITH_CONTENT) && is_element_without_content(&node) {
             next_node = next_child_or_sibling(&node, true);
             node.remove_from_parent();
             continue;
         }
 
-        if node_name_in(&node, &DEFAULT_TAGS_TO_SCORE) {
+        if named_in(&DEFAULT_TAGS_TO_SCORE) {
             elements_id_to_score.push(node.id);
         }
 
-        if node.has_name("div") {
+        if name == Some(local_name!("div")) {
             div_into_p(&node);
 
             // Sites like http://mobile.slate.com encloses each paragraph with a DIV

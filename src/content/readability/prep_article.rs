@@ -61,8 +61,10 @@ fn clean_styles(n: &NodeRef) {
         if sized {
             node.remove_attrs(&["width", "height"]);
         }
-        let children = node.element_children();
-        stack.extend(children.into_iter().rev());
+        // The element children, last first (no list of them built).
+        let first = stack.len();
+        stack.extend(node.children_it(false).filter(NodeRef::is_element));
+        stack[first..].reverse();
     }
 }
 
