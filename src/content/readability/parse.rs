@@ -177,16 +177,19 @@ impl Readability {
     /// 6. Replace `font` tags with `span` tags
     /// 7. Remove comments
     ///
-    /// Three walks of the page instead of seven (each is a walk of the whole tree). The
-    /// images and the `<noscript>`s are found in one: removing an image, a void element,
-    /// removes no `<noscript>`. The styles, `<br>`s, fonts and comments are found in one
-    /// after the scripts are gone, and acted on in that order as before. Nothing done to
-    /// one of those lists changes another: `replace_brs` removes only `<br>`s and blank
-    /// text and adds only `<p>`s, renaming fonts moves nothing, and a font or comment that
-    /// was inside a removed `<style>` (SVG's can hold elements) is changed where nothing
-    /// prints it.
+    /// Two walks of the page instead of seven (each is a walk of the whole tree). The
+    /// images, the `<noscript>`s and the scripts are found in one: removing an image, a void
+    /// element, removes no `<noscript>`, and unwrapping a `<noscript>`'s image moves only
+    /// images (the scripts and `<noscript>`s stay where they were, and one removed with
+    /// another is removed where nothing prints it). The styles, `<br>`s, fonts and comments
+    /// are found in one after the scripts are gone, and acted on in that order as before.
+    /// Nothing done to one of those lists changes another: `replace_brs` removes only
+    /// `<br>`s and blank text and adds only `<p>`s, renaming fonts moves nothing, and a font
+    /// or comment that was inside a removed `<style>` (SVG's can hold elements) is changed
+    /// where nothing prints it.
     fn prepare(&mut self) {
-        let ([imgs, noscripts], _) = Pick::each_under(&self.doc.root(), [&IMGS, &NOSCRIPTS]);
+        let ([imgs, noscripts, scripts], _) =
+            Pick::each_under(&self.doc.root(), [&IMGS, &NOSCRIPTS, &SCRIPTS]);
         remove_empty_imgs(&imgs);
 
         if !noscripts.is_empty() {
@@ -194,7 +197,7 @@ impl Readability {
         }
 
         // remove scripts
-        for node in SCRIPTS.in_doc(&self.doc) {
+        for node in scripts {
             node.remove_from_parent();
         }
 
@@ -475,9 +478,7 @@ impl Readability {
 
         metadata.dir = get_dir_attr(root_node);
 
-        self.post_process_content(&root_sel);
-
-        self.fix_relative_uris(&root_sel);
+        self.post_process_content(root_node);
 
         // The article stays in `self.doc`, under `#readability-page-1`: the caller reads
         // it there. Readability.js also serialises it (`content`), takes its text
@@ -856,19 +857,53 @@ impl Readability {
         html.next().and_then(|n| n.attr("lang"))
     }
 
-    fn post_process_content(&self, root_sel: &Selection) {
-        // Link cleanup only; absolute-URL rewriting is performed later in `fix_relative_uris`.
-        fix_links(root_sel);
+    /// Links, blocks, marks and classes cleaned up, and the links and media made absolute.
+    ///
+    /// The article is walked once for the steps' lists (and its parent once for the marks)
+    /// instead of once a step. A step gets what the walk found that is still under `root`
+    /// and still a match when it begins ([`still_matching`]), which is what its own walk
+    /// would find: no step adds an element or renames one into a listed name, and moving a
+    /// stray cell's content keeps every block after its ancestors. Order within a list
+    /// matters only for the blocks (each undone after its children) and the empty blocks
+    /// (tested before the blocks inside them, as one walk would have found them).
+    fn post_process_content(&self, root: &NodeRef) {
+        let links = if self.doc_url.as_ref() == self.parse_base_url().as_ref() {
+            &RELATIVE_LINKS_SAME_BASE
+        } else {
+            &RELATIVE_LINKS
+        };
+        let ([js_links, links_without_href, cells, blocks, anchors, media], _) = Pick::each_under(
+            root,
+            [
+                &JS_LINKS,
+                &LINKS_WITHOUT_HREF,
+                &CELLS_OUTSIDE_ROWS,
+                &DIVS_AND_SECTIONS,
+                &ANCHORS,
+                &MEDIA,
+            ],
+        );
+        // Link cleanup only; absolute-URL rewriting is performed below.
+        fix_links(&js_links, &links_without_href);
 
-        simplify_nested_elements(root_sel);
+        simplify_nested_elements(&cells, &blocks);
+        for empty in still_matching(&blocks, &EMPTY_DIVS_AND_SECTIONS, root) {
+            empty.remove_from_parent();
+        }
 
+        let root_sel = Selection::from(*root);
         for node in &MARKED.under(&root_sel.parent()) {
             node.remove_attrs(&MARKS);
         }
 
         if !self.config.keep_classes {
-            self.clean_classes(root_sel);
+            self.clean_classes(&root_sel);
         }
+
+        self.make_absolute(
+            &still_matching(&anchors, links, root),
+            &still_matching(&media, &MEDIA, root),
+        );
     }
 
     fn clean_classes(&self, sel: &Selection) {
@@ -949,23 +984,20 @@ impl Readability {
         }
     }
 
-    fn fix_relative_uris(&self, root_sel: &Selection) {
+    /// Make absolute the `href` of each of `links` and the addresses of each of `media`,
+    /// against the page's base.
+    fn make_absolute(&self, links: &[NodeRef], media: &[NodeRef]) {
         // Getting a base uri from the Readability.document,
         // which wasn't changed after the grabbing the article
         let Some(base_url) = self.parse_base_url() else {
             return;
         };
 
-        let links = if self.doc_url.as_ref() == Some(&base_url) {
-            &RELATIVE_LINKS_SAME_BASE
-        } else {
-            &RELATIVE_LINKS
-        };
-        for a in &links.under(root_sel) {
+        for a in links {
             set_attr_absolute_url(a, "href", &base_url);
         }
 
-        for media in &MEDIA.under(root_sel) {
+        for media in media {
             set_attr_absolute_url(media, "src", &base_url);
             set_attr_absolute_url(media, "poster", &base_url);
 
@@ -1038,14 +1070,13 @@ fn split_srcset(srcset: &str) -> Vec<(&str, &str)> {
     out
 }
 
-fn fix_links(root_sel: &Selection) {
-    // Both lists in one walk: the first holds links with an `href`, the second links
-    // without, and undoing a `javascript:` link (into its text, a `<span>`, or nothing
-    // when it is empty) neither adds nor removes a link without one.
-    let [js_links, links_without_href] = Pick::each_in(root_sel, [&JS_LINKS, &LINKS_WITHOUT_HREF]);
+/// Undo the `javascript:` links of `js_links` and remove the empty links of
+/// `links_without_href`. (Undoing a `javascript:` link, into its text, a `<span>`, or
+/// nothing when it is empty, neither adds nor removes a link without an `href`.)
+fn fix_links(js_links: &[NodeRef], links_without_href: &[NodeRef]) {
     // Handle links with javascript: URIs, since
     // they won't work after scripts have been removed from the page.
-    for a in &js_links {
+    for a in js_links {
         let children = a.children();
         if let [child] = children.as_slice() {
             if child.is_text() {
@@ -1063,21 +1094,21 @@ fn fix_links(root_sel: &Selection) {
     }
 
     // Handle links without href attributes.
-    for a in &links_without_href {
+    for a in links_without_href {
         if a.children().is_empty() {
             a.remove_from_parent();
         }
     }
 }
 
-fn simplify_nested_elements(root_sel: &Selection) {
-    // The blocks are found in the same walk as the cells. A cell's content moves to the
-    // end of its parent, so the list may no longer be in document order, but every block
-    // still comes after its ancestors, and that is the one order `simplify_nested_divs`
-    // needs: it undoes a block from the inside out, and what it does to one block never
-    // changes the answer for a block beside it.
-    let [cells, blocks] = Pick::each_in(root_sel, [&CELLS_OUTSIDE_ROWS, &DIVS_AND_SECTIONS]);
-    for td_node in &cells {
+/// Unwrap the cells of `cells` (outside any row), then undo the blocks of `blocks` that
+/// only wrap another block. The blocks are found with the cells: a cell's content moves to
+/// the end of its parent, so the list may no longer be in document order, but every block
+/// still comes after its ancestors, and that is the one order `simplify_nested_divs`
+/// needs: it undoes a block from the inside out, and what it does to one block never
+/// changes the answer for a block beside it.
+fn simplify_nested_elements(cells: &[NodeRef], blocks: &[NodeRef]) {
+    for td_node in cells {
         if let Some(parent) = td_node.parent() {
             if let Some(first_child) = td_node.first_child() {
                 parent.append_children(&first_child);
@@ -1085,11 +1116,11 @@ fn simplify_nested_elements(root_sel: &Selection) {
         }
         td_node.remove_from_parent();
     }
-    simplify_nested_divs(root_sel, &blocks);
+    simplify_nested_divs(blocks);
 }
 
-/// `blocks`: the `<div>`s and `<section>`s under `root_sel`, each after its ancestors.
-fn simplify_nested_divs(root_sel: &Selection, blocks: &[NodeRef]) {
+/// `blocks`: `<div>`s and `<section>`s, each after its ancestors.
+fn simplify_nested_divs(blocks: &[NodeRef]) {
     for parent in blocks.iter().rev() {
         let Some(node) = parent.first_element_child() else {
             continue;
@@ -1110,9 +1141,6 @@ fn simplify_nested_divs(root_sel: &Selection, blocks: &[NodeRef]) {
             node.set_attr(&attr.name.local, &attr.value);
         }
         parent.replace_with(&node.id);
-    }
-    for empty in EMPTY_DIVS_AND_SECTIONS.under(root_sel) {
-        empty.remove_from_parent();
     }
 }
 
@@ -1240,11 +1268,11 @@ mod tests {
                 </div>
             </body>
         </html>";
-        let doc = Document::from(contents);
-        let body_sel = doc.select_single("body");
+        let r = Readability::from(contents);
+        let body = r.doc.select_single("body").nodes()[0];
 
-        simplify_nested_elements(&body_sel);
-        assert_eq!(doc.select("div").length(), 1);
+        r.post_process_content(&body);
+        assert_eq!(r.doc.select("div").length(), 1);
     }
 
     #[test]
@@ -1300,7 +1328,7 @@ mod tests {
     }
 
     #[test]
-    fn prepare_in_three_walks_equals_a_walk_for_each_list() {
+    fn prepare_in_two_walks_equals_a_walk_for_each_list() {
         let pages = [
             // Runs of <br>s around fonts and comments, a <br> run inside a <p>.
             "<body><div>a<br><br><font color=red>f</font> b<!-- c --><br>c<br><br><br>\
@@ -1313,71 +1341,128 @@ mod tests {
             "<body><img><img data-src=a.png><img class=x src=data:x>\
              <noscript><img src=b.png alt=b></noscript><p>i<br><br>j</p></body>",
             "<body><p>nothing to do</p></body>",
+            // Filled below: an image and a <noscript> holding its real image and a script,
+            // as a parser without scripting makes.
+            "<body><div id=ns><img src=placeholder.gif></div><p>after<br><br>it</p></body>",
         ];
+        let noscript_after_image = |r: &Readability| {
+            let Some(div) = r.doc.select("#ns").nodes().first().copied() else {
+                return;
+            };
+            let tree = &r.doc.tree;
+            let noscript = tree.new_element("noscript");
+            let img = tree.new_element("img");
+            img.set_attr("src", "real.png");
+            noscript.append_child(&img);
+            let script = tree.new_element("script");
+            script.append_child(&tree.new_text("x()"));
+            div.append_child(&noscript);
+            div.append_child(&script);
+        };
         for page in pages {
             let mut ours = Readability::from(page);
+            noscript_after_image(&ours);
             ours.prepare();
             let theirs = Readability::from(page);
+            noscript_after_image(&theirs);
             prepare_in_separate_walks(&theirs);
             assert_eq!(ours.doc.html(), theirs.doc.html(), "{page}");
         }
+        // The <noscript>'s image took the lazy one's place: that path was taken.
+        let mut r = Readability::from(pages[4]);
+        noscript_after_image(&r);
+        r.prepare();
+        let html = r.doc.html();
+        assert!(
+            html.contains("real.png") && !html.contains("noscript"),
+            "{html}"
+        );
+    }
+
+    /// `post_process_content` as it was: a walk for each step.
+    fn post_process_in_separate_walks(r: &Readability, root: &NodeRef) {
+        let root = Selection::from(*root);
+        for a in &JS_LINKS.under(&root) {
+            let children = a.children();
+            match children.as_slice() {
+                [child] if child.is_text() => a.replace_with(child),
+                [] => a.remove_from_parent(),
+                _ => {
+                    a.remove_all_attrs();
+                    a.rename("span");
+                }
+            }
+        }
+        for a in &LINKS_WITHOUT_HREF.under(&root) {
+            if a.children().is_empty() {
+                a.remove_from_parent();
+            }
+        }
+        for td in &CELLS_OUTSIDE_ROWS.under(&root) {
+            if let (Some(parent), Some(first)) = (td.parent(), td.first_child()) {
+                parent.append_children(&first);
+            }
+            td.remove_from_parent();
+        }
+        simplify_nested_divs(&DIVS_AND_SECTIONS.under(&root));
+        for empty in EMPTY_DIVS_AND_SECTIONS.under(&root) {
+            empty.remove_from_parent();
+        }
+        for node in &MARKED.under(&root.parent()) {
+            node.remove_attrs(&MARKS);
+        }
+        let base = r.parse_base_url();
+        let links = if r.doc_url.as_ref() == base.as_ref() {
+            &RELATIVE_LINKS_SAME_BASE
+        } else {
+            &RELATIVE_LINKS
+        };
+        r.make_absolute(&links.under(&root), &MEDIA.under(&root));
     }
 
     #[test]
-    fn links_and_blocks_found_together_act_as_found_apart() {
+    fn post_process_in_one_walk_equals_a_walk_for_each_step() {
         // A stray cell (which Readability's renaming of rows can leave) whose content
-        // moves to the end of its parent, past nested blocks; links of every kind.
-        let page = "<body><div id=r><div><div><p>a</p></div><span>s</span></div>\
-             <a href='javascript:x()'>js</a><a href='javascript:y()'></a><a></a><a>t</a>\
-             <a href='javascript:z()'><b>b</b><a></a></a><section><div><p>q</p></div></section>\
-             <div><div></div></div></div></body>";
-        let separate = |doc: &Document| {
-            let root = doc.select("#r");
-            for a in &JS_LINKS.under(&root) {
-                let children = a.children();
-                match children.as_slice() {
-                    [child] if child.is_text() => a.replace_with(child),
-                    [] => a.remove_from_parent(),
-                    _ => {
-                        a.remove_all_attrs();
-                        a.rename("span");
+        // moves to the end of its parent, past nested blocks; links of every kind, some
+        // in blocks that become empty; media; Readability's marks.
+        let page = "<body><div id=r data-readability-score=3><div><div><p>a</p></div>\
+             <span>s</span></div><a href='javascript:x()'>js</a><a href='javascript:y()'></a>\
+             <a></a><a>t</a><a href='javascript:z()'><b>b</b><a></a></a>\
+             <section><div><p>q <a href=../up>up</a> <a href=#frag>f</a></p></div></section>\
+             <div><div><a href='javascript:w()'></a></div></div><div><a></a></div>\
+             <p><img src=i.png srcset='a.png 1x, /b.png 2x'><video><source src=v.mp4></video>\
+             <a href=https://h/x>abs</a><a href=//cdn/y data-readability-table=true>c</a></p>\
+             <table data-readability-table=false><tr><td>1</td></tr></table></div></body>";
+        for url in [Some("https://example.com/a/b"), None] {
+            for stray_cell in [false, true] {
+                let ours = Readability::new(page, url, None).unwrap();
+                let theirs = Readability::new(page, url, None).unwrap();
+                if stray_cell {
+                    for doc in [&ours.doc, &theirs.doc] {
+                        // <td><div><div><p>in a cell <a href=c>c</a></p></div></div></td>
+                        let td = doc.tree.new_element("td");
+                        let (outer, inner) =
+                            (doc.tree.new_element("div"), doc.tree.new_element("div"));
+                        let p = doc.tree.new_element("p");
+                        p.append_child(&doc.tree.new_text("in a cell "));
+                        let a = doc.tree.new_element("a");
+                        a.set_attr("href", "c");
+                        a.append_child(&doc.tree.new_text("c"));
+                        p.append_child(&a);
+                        inner.append_child(&p);
+                        outer.append_child(&inner);
+                        td.append_child(&outer);
+                        doc.select("#r > div").nodes()[0].prepend_child(&td);
                     }
                 }
+                ours.post_process_content(&ours.doc.select("#r").nodes()[0]);
+                post_process_in_separate_walks(&theirs, &theirs.doc.select("#r").nodes()[0]);
+                assert_eq!(
+                    ours.doc.html(),
+                    theirs.doc.html(),
+                    "{url:?}, stray cell: {stray_cell}"
+                );
             }
-            for a in &LINKS_WITHOUT_HREF.under(&root) {
-                if a.children().is_empty() {
-                    a.remove_from_parent();
-                }
-            }
-            for td in &CELLS_OUTSIDE_ROWS.under(&root) {
-                if let (Some(parent), Some(first)) = (td.parent(), td.first_child()) {
-                    parent.append_children(&first);
-                }
-                td.remove_from_parent();
-            }
-            simplify_nested_divs(&root, &DIVS_AND_SECTIONS.under(&root));
-        };
-        for stray_cell in [false, true] {
-            let ours = Document::from(page);
-            let theirs = Document::from(page);
-            if stray_cell {
-                for doc in [&ours, &theirs] {
-                    // <td><div><div><p>in a cell</p></div></div></td>
-                    let td = doc.tree.new_element("td");
-                    let (outer, inner) = (doc.tree.new_element("div"), doc.tree.new_element("div"));
-                    let p = doc.tree.new_element("p");
-                    p.append_child(&doc.tree.new_text("in a cell"));
-                    inner.append_child(&p);
-                    outer.append_child(&inner);
-                    td.append_child(&outer);
-                    doc.select("#r > div").nodes()[0].prepend_child(&td);
-                }
-            }
-            let root = ours.select("#r");
-            fix_links(&root);
-            simplify_nested_elements(&root);
-            separate(&theirs);
-            assert_eq!(ours.html(), theirs.html(), "stray cell: {stray_cell}");
         }
     }
 
@@ -1392,7 +1477,8 @@ mod tests {
             </body>
         </html>"#;
         let readability = Readability::from(contents);
-        fix_links(&readability.doc.select("body"));
+        let body = readability.doc.select("body");
+        fix_links(&JS_LINKS.under(&body), &LINKS_WITHOUT_HREF.under(&body));
         assert_eq!(readability.doc.select("a").length(), 1);
     }
 
@@ -1477,9 +1563,9 @@ mod tests {
             </body>
         </html>"#;
         let ra = Readability::new(contents, None, None).unwrap();
-        let body = ra.doc.select("body");
+        let body = ra.doc.select("body").nodes()[0];
 
-        ra.fix_relative_uris(&body);
+        ra.post_process_content(&body);
         let got_img = ra.doc.select("img").attr("srcset").unwrap();
         assert_eq!(
             &got_img,
@@ -1503,9 +1589,9 @@ mod tests {
             </body>
         </html>"#;
         let ra = Readability::new(contents, None, None).unwrap();
-        let body = ra.doc.select("body");
+        let body = ra.doc.select("body").nodes()[0];
 
-        ra.fix_relative_uris(&body);
+        ra.post_process_content(&body);
         let got_srcset: Vec<String> = ra
             .doc
             .select("img")

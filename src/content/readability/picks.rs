@@ -57,18 +57,6 @@ impl Pick {
         (out, comments)
     }
 
-    /// [`Pick::each_under`] the one node of `sel` (comments left out); each pick's
-    /// selector when `sel` holds several nodes or none, all found before the caller acts.
-    pub(crate) fn each_in<'a, const N: usize>(
-        sel: &Selection<'a>,
-        picks: [&Pick; N],
-    ) -> [Vec<NodeRef<'a>>; N] {
-        match sel.nodes() {
-            [root] => Pick::each_under(root, picks).0,
-            _ => picks.map(|p| sel.select(p.css).nodes().to_vec()),
-        }
-    }
-
     /// Whether the selector matches `node` (an element of one of [`Pick::names`] that
     /// [`Pick::keep`] keeps).
     pub(crate) fn matches(&self, node: &NodeRef) -> bool {
@@ -78,6 +66,27 @@ impl Pick {
         });
         named && (self.keep)(node)
     }
+}
+
+/// The nodes of `nodes` that are still under `root` (neither they nor an ancestor removed
+/// since they were found), in their order.
+pub(crate) fn still_under<'a>(nodes: &[NodeRef<'a>], root: &NodeRef) -> Vec<NodeRef<'a>> {
+    nodes
+        .iter()
+        .filter(|n| n.ancestors_it(None).any(|a| a.id == root.id))
+        .copied()
+        .collect()
+}
+
+/// [`still_under`], and still a match of `pick` (renamed or changed since, it may not be).
+pub(crate) fn still_matching<'a>(
+    nodes: &[NodeRef<'a>],
+    pick: &Pick,
+    root: &NodeRef,
+) -> Vec<NodeRef<'a>> {
+    let mut found = still_under(nodes, root);
+    found.retain(|n| pick.matches(n));
+    found
 }
 
 /// Keeps every element of the pick's names.
@@ -271,6 +280,8 @@ pub(crate) static IMGS: Pick = one_name!("img");
 
 pub(crate) static NOSCRIPTS: Pick = one_name!("noscript");
 
+pub(crate) static ANCHORS: Pick = one_name!("a");
+
 pub(crate) static METAS_WITH_CONTENT: Pick = Pick {
     css: "meta[content]",
     names: &[local_name!("meta")],
@@ -309,6 +320,7 @@ mod tests {
         &BRS,
         &IMGS,
         &NOSCRIPTS,
+        &ANCHORS,
         &METAS_WITH_CONTENT,
     ];
 

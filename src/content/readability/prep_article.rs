@@ -507,16 +507,6 @@ pub(crate) fn prep_article<'a>(
     fix_single_cell_tables(&live(&tables));
 }
 
-/// The nodes of `nodes` that are still under `root` (neither they nor an ancestor removed
-/// since they were found), in their order.
-fn still_under<'a>(nodes: &[NodeRef<'a>], root: &NodeRef) -> Vec<NodeRef<'a>> {
-    nodes
-        .iter()
-        .filter(|n| n.ancestors_it(None).any(|a| a.id == root.id))
-        .copied()
-        .collect()
-}
-
 /// Replace each table of `tables` that has one cell with the cell's content.
 fn fix_single_cell_tables(tables: &[NodeRef]) {
     for table_node in tables {
