@@ -46,8 +46,6 @@
 //!
 //! Must never: panic, or remove text that is the article's.
 
-use rustc_hash::FxHashMap as HashMap;
-
 use dom_query::{local_name, Document, NodeId, NodeRef};
 
 /// Why a block is boilerplate (each is one rule, measured on its own).
@@ -122,7 +120,7 @@ pub(crate) fn prune(doc: &Document) -> Option<Root> {
     // Walks, not `select` (see `crate::content::find`).
     let body = crate::content::find::named(doc, "body").next()?;
     let stats = subtree_stats(&body)?;
-    let page_text = stats.get(&body.id).map_or(0, |s| s.text);
+    let page_text = stats.of(0).text;
     // The first <h1> and its ancestors are protected.
     let mut protected: Vec<NodeId> = Vec::new();
     if let Some(h1) = crate::content::find::named_within(doc, "body", "h1").next() {
@@ -133,16 +131,15 @@ pub(crate) fn prune(doc: &Document) -> Option<Root> {
         }
     }
     let mut doomed: Vec<NodeRef> = Vec::new();
-    let mut stack: Vec<NodeRef> = vec![body];
+    // Each node with its place in `stats` and the place of the nearest `<article>` among
+    // it and its ancestors.
+    let mut stack: Vec<(NodeRef, usize, Option<usize>)> = vec![(body, 0, None)];
     let mut names = String::new();
-    while let Some(node) = stack.pop() {
+    while let Some((node, at, article_at)) = stack.pop() {
         if crate::content::cancel::cancelled() {
             return None;
         }
-        for child in node.children_it(false) {
-            if !child.is_element() {
-                continue;
-            }
+        for (child, child_at) in stats.children(&node, at) {
             // The interned name (a copy, not an allocation; it must not borrow the tree).
             let Some(local) = child.qual_name_ref().map(|n| n.local.clone()) else {
                 continue;
@@ -154,23 +151,32 @@ pub(crate) fn prune(doc: &Document) -> Option<Root> {
             ) {
                 continue;
             }
-            let own = stats.get(&child.id).copied().unwrap_or_default();
-            let rule = classify(&child, tag, &own, &stats, &mut names);
+            let own = stats.of(child_at);
+            let outer = article_at.map(|i| stats.of(i));
+            let rule = classify(&child, tag, &own, outer.as_ref(), &mut names);
             let keep = rule.is_none()
                 || protected.contains(&child.id)
                 || is_content_root(&child, tag)
                 || (page_text > 0 && own.text.saturating_mul(3) >= page_text);
             if keep {
-                stack.push(child);
+                let article_at = if tag == "article" {
+                    Some(child_at)
+                } else {
+                    article_at
+                };
+                stack.push((child, child_at, article_at));
             } else {
                 doomed.push(child);
             }
         }
     }
+    // Found before the marks change the tree (they wrap the texts of doomed blocks in
+    // elements `stats` does not count); they never made a root either, having no weight.
+    let root = content_root(&body, &stats);
     for node in doomed {
         mark(doc, &node);
     }
-    let (root, found) = content_root(&body, &stats)?;
+    let (root, found) = root?;
     root.set_attr(ROOT_MARK, "");
     Some(found)
 }
@@ -197,28 +203,19 @@ pub(crate) struct Root {
 /// Readability picks the best-scoring container, which on a page split into sibling
 /// sections or page-builder widgets is one section; the extraction compares its pick
 /// with this root (see `crate::content::extract`).
-fn content_root<'a>(
-    body: &NodeRef<'a>,
-    stats: &HashMap<NodeId, TextStats>,
-) -> Option<(NodeRef<'a>, Root)> {
-    let total = stats.get(&body.id)?.weight;
+fn content_root<'a>(body: &NodeRef<'a>, stats: &Stats) -> Option<(NodeRef<'a>, Root)> {
+    let total = stats.of(0).weight;
     if total == 0 {
         return None;
     }
-    let mut root = *body;
-    loop {
-        let next = root.children_it(false).find(|c| {
-            c.is_element()
-                && stats.get(&c.id).is_some_and(|s| {
-                    s.weight.saturating_mul(100) >= total.saturating_mul(ROOT_SHARE)
-                })
-        });
-        match next {
-            Some(child) => root = child,
-            None => break,
-        }
+    let (mut root, mut at) = (*body, 0);
+    while let Some((child, child_at)) = stats
+        .children(&root, at)
+        .find(|&(_, i)| stats.of(i).weight.saturating_mul(100) >= total.saturating_mul(ROOT_SHARE))
+    {
+        (root, at) = (child, child_at);
     }
-    let stats = stats.get(&root.id)?;
+    let stats = stats.of(at);
     // A root the page names its main content (`<main>`, `role="main"`) holding no article
     // is a list when it is mostly links (a category's products, search results): its
     // links are its content and count whole.
@@ -490,12 +487,12 @@ fn classify(
     node: &NodeRef,
     tag: &str,
     own: &TextStats,
-    stats: &HashMap<NodeId, TextStats>,
+    outer: Option<&TextStats>,
     names: &mut String,
 ) -> Option<Rule> {
     if tag == "article" {
-        let outer = node.ancestors_it(None).find(|a| a.has_name("article"))?;
-        let outer_text = stats.get(&outer.id).map_or(0, |s| s.text);
+        // `outer`: the nearest `<article>` around `node`.
+        let outer_text = outer?.text;
         let teaser = own.heading
             || own.link_text.saturating_mul(2) > own.text
             || own.text.saturating_mul(2) < outer_text;
@@ -710,29 +707,64 @@ struct TextStats {
     list_weight: usize,
 }
 
-/// [`TextStats`] of every element under `root` (scripts and styles not counted), in one
-/// post-order walk: linear in the page, however deep it nests. `None` when cancelled.
-fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
-    let mut map: HashMap<NodeId, TextStats> = HashMap::default();
-    let mut stack: Vec<(NodeRef, bool)> = vec![(*root, false)];
-    while let Some((node, children_done)) = stack.pop() {
-        if !children_done {
+/// [`TextStats`] of a root element and every element under it that counts ([`counted`]),
+/// in document order, each with the number of entries its subtree takes (itself
+/// included): an element's first counted child is the entry after its own, and each
+/// further one follows its older sibling's subtree. So a walk of the tree finds each
+/// element's entry by position ([`Stats::children`]), and reads the entries in the order
+/// they lie in memory; a map by node id cost a hash lookup with a cache miss each.
+struct Stats(Vec<(TextStats, usize)>);
+
+impl Stats {
+    /// The stats of the entry at `at` (the root's is 0).
+    fn of(&self, at: usize) -> TextStats {
+        self.0.get(at).map(|e| e.0).unwrap_or_default()
+    }
+
+    /// The counted element children of `node`, whose entry is at `at`, each with its entry.
+    /// The tree must be as it was when the stats were taken.
+    fn children<'a, 'b>(
+        &'b self,
+        node: &NodeRef<'a>,
+        at: usize,
+    ) -> impl Iterator<Item = (NodeRef<'a>, usize)> + 'b
+    where
+        'a: 'b,
+    {
+        let mut next = at + 1;
+        node.children_it(false).filter(counted).map(move |child| {
+            let child_at = next;
+            next += self.0.get(child_at).map_or(1, |e| e.1.max(1));
+            (child, child_at)
+        })
+    }
+}
+
+/// Whether [`subtree_stats`] counts `node`: an element, not a script or a style.
+fn counted(node: &NodeRef) -> bool {
+    node.is_element()
+        && !crate::content::find::is_any(node, &[local_name!("script"), local_name!("style")])
+}
+
+/// [`Stats`] of `root` (an element) and the elements under it, scripts and styles not
+/// counted, in one walk: linear in the page, however deep it nests. `None` when cancelled.
+fn subtree_stats(root: &NodeRef) -> Option<Stats> {
+    let mut all: Vec<(TextStats, usize)> = Vec::new();
+    // A node is numbered when first met (document order: its children are pushed last
+    // first) and measured once its subtree is done.
+    let mut stack: Vec<(NodeRef, Option<usize>)> = vec![(*root, None)];
+    while let Some((node, numbered)) = stack.pop() {
+        let Some(at) = numbered else {
             if crate::content::cancel::cancelled() {
                 return None;
             }
-            stack.push((node, true));
-            for child in node.children_it(false) {
-                if child.is_element()
-                    && !crate::content::find::is_any(
-                        &child,
-                        &[local_name!("script"), local_name!("style")],
-                    )
-                {
-                    stack.push((child, false));
-                }
-            }
+            stack.push((node, Some(all.len())));
+            all.push((TextStats::default(), 1));
+            let first = stack.len();
+            stack.extend(node.children_it(false).filter(counted).map(|c| (c, None)));
+            stack[first..].reverse();
             continue;
-        }
+        };
         // Name and `itemprop` in one look at the element (as `NodeRef::attr`, the first
         // attribute of that name).
         let (heading, article) = node.query_or((false, false), |n| {
@@ -756,6 +788,7 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
             ..TextStats::default()
         };
         let mut own_text = 0usize;
+        let mut next = at + 1;
         for child in node.children_it(false) {
             if child.is_text() {
                 // Read in place: `text()` would copy it into a new string.
@@ -778,7 +811,12 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
                 });
                 own_text += chars;
                 own.words += more_words;
-            } else if let Some(c) = map.get(&child.id) {
+            } else if counted(&child) {
+                let Some(&(c, size)) = all.get(next) else {
+                    continue;
+                };
+                next += size;
+                let c = &c;
                 own.text += c.text;
                 own.link_text += c.link_text;
                 own.words = own.words.saturating_add(c.words).min(CONTROL_WORDS + 1);
@@ -805,9 +843,12 @@ fn subtree_stats(root: &NodeRef) -> Option<HashMap<NodeId, TextStats>> {
             own.list_content = own.content;
             own.list_weight = own.weight;
         }
-        map.insert(node.id, own);
+        let size = all.len() - at;
+        if let Some(entry) = all.get_mut(at) {
+            *entry = (own, size);
+        }
     }
-    Some(map)
+    Some(Stats(all))
 }
 
 /// A link list (see [`is_link_list`]) holds at least this many characters of content...
@@ -854,6 +895,48 @@ mod tests {
                 "share2bar"
             ]
         );
+    }
+
+    /// Every counted element, reached by `Stats::children` from the body, has the entry
+    /// numbered in document order, a size that is its own plus its children's, and the
+    /// text of its own subtree (as `text_chars` counts it): the positions hold even with
+    /// scripts, styles, comments and text between the elements.
+    #[test]
+    fn stats_are_found_by_position_in_document_order() {
+        let pages = [
+            "<body><div>a<script>x</script><p>bb <b>c</b></p><style>p{}</style>\
+             <!-- c --><ul><li>d</li><li><a href=/e>ee</a> f</li></ul></div>\
+             <section><article><h2>g</h2><p>hh</p></article><script>y</script></section>\
+             <table><tr><td>1</td><td><div><span>2</span></div></td></tr></table></body>",
+            "<body>only text</body>",
+            "<body><div><div><div><div><p>deep</p></div></div></div></div><p>after</p></body>",
+        ];
+        for page in pages {
+            let doc = Document::from(page);
+            let body = doc.select("body").nodes()[0];
+            let stats = subtree_stats(&body).unwrap();
+            let document_order: Vec<NodeRef> = std::iter::once(body)
+                .chain(body.descendants_it().filter(counted))
+                .collect();
+            assert_eq!(stats.0.len(), document_order.len(), "{page}");
+            let mut stack = vec![(body, 0usize)];
+            let mut seen = 0;
+            while let Some((node, at)) = stack.pop() {
+                seen += 1;
+                assert_eq!(node.id, document_order[at].id, "{page}");
+                let text: usize = node
+                    .descendants_it()
+                    .filter(|d| d.is_text() && d.parent().is_some_and(|p| counted(&p)))
+                    .map(|d| crate::content::tidy::visible_chars(&d.text()))
+                    .sum();
+                assert_eq!(stats.of(at).text, text, "{page}");
+                let children: Vec<_> = stats.children(&node, at).collect();
+                let sizes: usize = children.iter().map(|&(_, i)| stats.0[i].1).sum();
+                assert_eq!(stats.0[at].1, 1 + sizes, "{page}");
+                stack.extend(children);
+            }
+            assert_eq!(seen, document_order.len(), "{page}");
+        }
     }
 
     fn pruned(html: &str) -> String {
