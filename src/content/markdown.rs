@@ -459,7 +459,11 @@ fn emphasis(node: &NodeRef, name: &str, in_pre: bool, marker: &str) -> Option<St
     }
     let lead = &content[..content.len() - content.trim_start().len()];
     let trail = &content[content.trim_end().len()..];
-    Some(format!("{lead}{marker}{body}{marker}{trail}"))
+    let mut out = String::with_capacity(content.len() + 2 * marker.len());
+    for part in [lead, marker, body, marker, trail] {
+        out.push_str(part);
+    }
+    Some(out)
 }
 
 // --- links and images ------------------------------------------------------------------
@@ -490,16 +494,17 @@ fn anchor(node: &NodeRef, name: &str, in_pre: bool) -> String {
 /// `{open}{text}](dest "title")`: a link (`open` = `[`) or an image (`![`), the destination
 /// in `<…>` when it holds a space.
 fn inline_link(open: &str, text: &str, dest: &str, title: Option<&str>) -> String {
-    let link = escape_parens(dest);
-    let spaces = link.contains(' ');
-    let mut out = String::with_capacity(text.len() + link.len() + 8);
+    // Escaping parentheses adds no space.
+    let spaces = dest.contains(' ');
+    let mut out =
+        String::with_capacity(open.len() + text.len() + dest.len() + title.map_or(0, str::len) + 8);
     out.push_str(open);
     out.push_str(text);
     out.push_str("](");
     if spaces {
         out.push('<');
     }
-    out.push_str(&link);
+    push_escaping_parens(&mut out, dest);
     if spaces {
         out.push('>');
     }
@@ -533,15 +538,16 @@ fn quoted_title(text: &str) -> String {
     out
 }
 
-fn escape_parens(link: &str) -> String {
-    let mut out = String::with_capacity(link.len());
-    for ch in link.chars() {
-        if matches!(ch, '(' | ')') {
-            out.push('\\');
-        }
-        out.push(ch);
+/// `link` with a backslash before each `(` and `)`, appended to `out`: the text between
+/// them copied whole (a link target is long and seldom holds one).
+fn push_escaping_parens(out: &mut String, link: &str) {
+    let mut from = 0;
+    for (at, _) in link.match_indices(['(', ')']) {
+        out.push_str(&link[from..at]);
+        out.push('\\');
+        from = at;
     }
-    out
+    out.push_str(&link[from..]);
 }
 
 /// `![alt](src)` when the image has a source and alt text; an inline (`data:`) image is
@@ -1175,6 +1181,33 @@ mod tests {
         body.nodes().first().map(to_markdown).unwrap_or_default()
     }
 
+    /// Each `(` and `)` gets a backslash before it, and nothing else changes: as the
+    /// char-by-char copy it replaced.
+    #[test]
+    fn parentheses_in_a_link_target_are_escaped_in_place() {
+        let by_char = |link: &str| {
+            let mut out = String::new();
+            for ch in link.chars() {
+                if matches!(ch, '(' | ')') {
+                    out.push('\\');
+                }
+                out.push(ch);
+            }
+            out
+        };
+        for link in [
+            "",
+            "(",
+            "https://en.wikipedia.org/wiki/Rust_(programming_language)",
+            "/a(b)c((d))é(ü)",
+            "no parentheses at all",
+            "))((",
+        ] {
+            let mut out = String::from("[x](");
+            push_escaping_parens(&mut out, link);
+            assert_eq!(out, format!("[x]({}", by_char(link)), "{link}");
+        }
+    }
     #[test]
     fn a_figure_whose_caption_went_leaves_no_trailing_space() {
         // The credit caption was removed as boilerplate; the space before it stayed.
