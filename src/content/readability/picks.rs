@@ -5,7 +5,7 @@
 //! keeps its selector, which the tests below hold it to on pages made to tell them apart,
 //! and which is used as it stands on a selection of several nodes.
 
-use dom_query::{local_name, Document, LocalName, NodeRef, Selection};
+use dom_query::{local_name, Document, LocalName, NodeData, NodeRef, Selection};
 
 /// A CSS selector and the test that picks the same elements.
 pub(crate) struct Pick {
@@ -44,12 +44,22 @@ impl Pick {
         let mut out: [Vec<NodeRef<'a>>; N] = std::array::from_fn(|_| Vec::new());
         let mut comments = Vec::new();
         for node in root.descendants_it() {
-            if node.is_comment() {
+            // One look at the node for its kind and name ([`Pick::matches`] would take one
+            // for each pick).
+            let name = node.query_or(None, |t| match &t.data {
+                NodeData::Element(e) => Some(Some(e.name.local.clone())),
+                NodeData::Comment { .. } => Some(None),
+                _ => None,
+            });
+            let Some(name) = name else {
+                continue;
+            };
+            let Some(name) = name else {
                 comments.push(node);
                 continue;
-            }
+            };
             for (pick, found) in picks.iter().zip(out.iter_mut()) {
-                if pick.matches(&node) {
+                if (pick.names.is_empty() || pick.names.contains(&name)) && (pick.keep)(&node) {
                     found.push(node);
                 }
             }
