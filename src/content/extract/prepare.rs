@@ -4,7 +4,7 @@
 //! line of text kept from Readability's name rules, and the inputs that make html5ever's
 //! serializer quadratic defused. Whole elements only are removed (DESIGN §12).
 
-use dom_query::{Document, NodeData, NodeRef};
+use dom_query::{local_name, Document, LocalName, NodeData, NodeRef};
 
 use crate::content::cancel::cancelled;
 use crate::content::inline::{merge_inline_runs, unwrap_element};
@@ -82,9 +82,33 @@ pub(crate) struct Found<'a> {
 }
 
 /// Inline (phrasing) elements: inside a line of text they are part of a sentence.
-pub(crate) const PHRASING: &[&str] = &[
-    "a", "abbr", "b", "bdi", "bdo", "cite", "data", "del", "dfn", "em", "font", "i", "ins", "kbd",
-    "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var",
+pub(crate) static PHRASING: [LocalName; 26] = [
+    local_name!("a"),
+    local_name!("abbr"),
+    local_name!("b"),
+    local_name!("bdi"),
+    local_name!("bdo"),
+    local_name!("cite"),
+    local_name!("data"),
+    local_name!("del"),
+    local_name!("dfn"),
+    local_name!("em"),
+    local_name!("font"),
+    local_name!("i"),
+    local_name!("ins"),
+    local_name!("kbd"),
+    local_name!("mark"),
+    local_name!("q"),
+    local_name!("s"),
+    local_name!("samp"),
+    local_name!("small"),
+    local_name!("span"),
+    local_name!("strong"),
+    local_name!("sub"),
+    local_name!("sup"),
+    local_name!("time"),
+    local_name!("u"),
+    local_name!("var"),
 ];
 
 /// Does `parent` hold words of its own (a line of text its inline children belong to)?
@@ -206,29 +230,41 @@ pub(crate) fn prepare(doc: &Document) -> (Option<String>, Shape) {
                 found.too_deep.push(child);
             }
             let mut child_in_svg = in_svg;
-            // Classify first: the name borrows the tree, which the arms below modify.
-            let phrasing = !in_svg
-                && child
-                    .qual_name_ref()
-                    .is_some_and(|name| PHRASING.contains(&&*name.local));
+            // Classify first: the name borrows the tree, which the arms below modify. (The
+            // interned name, copied: the tests below compare integers, not strings.)
+            let name = child.qual_name_ref().map(|q| q.local.clone());
+            let phrasing = !in_svg && name.as_ref().is_some_and(|n| PHRASING.contains(n));
             let in_line = phrasing && *flow.get_or_insert_with(|| in_flow(&node));
             if in_line {
                 found.in_flow.push(child);
             }
-            let kind = child.qual_name_ref().map(|name| match &*name.local {
-                "title" => Kind::Title,
-                "svg" => Kind::Svg,
-                "pre" => Kind::Pre,
-                "table" => Kind::Table,
-                "img" => Kind::Img,
-                "a" => Kind::Link,
-                "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => Kind::Heading,
-                "td" | "th" => Kind::Cell,
-                "div" | "section" | "aside" | "dialog" | "form" | "footer" | "header" | "p"
-                | "span" | "ins" => Kind::Container,
-                "noscript" => Kind::Noscript,
-                "script" => Kind::Script,
-                "meta" => Kind::Meta,
+            let kind = name.map(|name| match name {
+                local_name!("title") => Kind::Title,
+                local_name!("svg") => Kind::Svg,
+                local_name!("pre") => Kind::Pre,
+                local_name!("table") => Kind::Table,
+                local_name!("img") => Kind::Img,
+                local_name!("a") => Kind::Link,
+                local_name!("h1")
+                | local_name!("h2")
+                | local_name!("h3")
+                | local_name!("h4")
+                | local_name!("h5")
+                | local_name!("h6") => Kind::Heading,
+                local_name!("td") | local_name!("th") => Kind::Cell,
+                local_name!("div")
+                | local_name!("section")
+                | local_name!("aside")
+                | local_name!("dialog")
+                | local_name!("form")
+                | local_name!("footer")
+                | local_name!("header")
+                | local_name!("p")
+                | local_name!("span")
+                | local_name!("ins") => Kind::Container,
+                local_name!("noscript") => Kind::Noscript,
+                local_name!("script") => Kind::Script,
+                local_name!("meta") => Kind::Meta,
                 _ => Kind::Other,
             });
             if let Some(kind) = kind {
