@@ -330,8 +330,7 @@ pub(crate) fn get_dir_attr(node: &NodeRef) -> Option<String> {
 }
 
 pub(crate) fn node_name_in(node: &NodeRef, names: &Names) -> bool {
-    node.qual_name_ref()
-        .is_some_and(|name| names.contains(&name.local))
+    crate::content::find::is_any(node, names.0)
 }
 
 pub(crate) fn is_probably_visible(node: &NodeRef) -> bool {

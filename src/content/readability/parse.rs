@@ -188,11 +188,11 @@ impl Readability {
     /// or comment that was inside a removed `<style>` (SVG's can hold elements) is changed
     /// where nothing prints it.
     fn prepare(&mut self) {
-        let ([imgs, noscripts, scripts], _) =
-            Pick::each_under(&self.doc.root(), [&IMGS, &NOSCRIPTS, &SCRIPTS]);
+        let ([imgs, scripts], _) = Pick::each_under(&self.doc.root(), [&IMGS, &SCRIPTS]);
         remove_empty_imgs(&imgs);
 
-        if !noscripts.is_empty() {
+        // The scripts' list holds the `<noscript>`s too.
+        if scripts.iter().any(|n| n.has_name("noscript")) {
             self.unwrap_noscript_images();
         }
 
@@ -867,7 +867,10 @@ impl Readability {
     /// matters only for the blocks (each undone after its children) and the empty blocks
     /// (tested before the blocks inside them, as one walk would have found them).
     fn post_process_content(&self, root: &NodeRef) {
-        let links = if self.doc_url.as_ref() == self.parse_base_url().as_ref() {
+        // Getting a base uri from the Readability.document,
+        // which wasn't changed after the grabbing the article
+        let base_url = self.parse_base_url();
+        let links = if self.doc_url == base_url {
             &RELATIVE_LINKS_SAME_BASE
         } else {
             &RELATIVE_LINKS
@@ -900,10 +903,13 @@ impl Readability {
             self.clean_classes(&root_sel);
         }
 
-        self.make_absolute(
-            &still_matching(&anchors, links, root),
-            &still_matching(&media, &MEDIA, root),
-        );
+        if let Some(base_url) = base_url {
+            make_absolute(
+                &base_url,
+                &still_matching(&anchors, links, root),
+                &still_matching(&media, &MEDIA, root),
+            );
+        }
     }
 
     fn clean_classes(&self, sel: &Selection) {
@@ -983,39 +989,33 @@ impl Readability {
             Some(base_uri.to_string())
         }
     }
+}
 
-    /// Make absolute the `href` of each of `links` and the addresses of each of `media`,
-    /// against the page's base.
-    fn make_absolute(&self, links: &[NodeRef], media: &[NodeRef]) {
-        // Getting a base uri from the Readability.document,
-        // which wasn't changed after the grabbing the article
-        let Some(base_url) = self.parse_base_url() else {
-            return;
-        };
+/// Make absolute the `href` of each of `links` and the addresses of each of `media`,
+/// against `base_url`.
+fn make_absolute(base_url: &str, links: &[NodeRef], media: &[NodeRef]) {
+    for a in links {
+        set_attr_absolute_url(a, "href", base_url);
+    }
 
-        for a in links {
-            set_attr_absolute_url(a, "href", &base_url);
-        }
+    for media in media {
+        set_attr_absolute_url(media, "src", base_url);
+        set_attr_absolute_url(media, "poster", base_url);
 
-        for media in media {
-            set_attr_absolute_url(media, "src", &base_url);
-            set_attr_absolute_url(media, "poster", &base_url);
-
-            if let Some(srcset) = media.attr("srcset") {
-                let abs_srcset: Vec<String> = split_srcset(&srcset)
-                    .into_iter()
-                    .map(|(src, descriptor)| {
-                        let abs_src = to_absolute_url(&base_url, src);
-                        if descriptor.is_empty() {
-                            abs_src.into_owned()
-                        } else {
-                            format!("{abs_src} {descriptor}")
-                        }
-                    })
-                    .collect();
-                if !abs_srcset.is_empty() {
-                    media.set_attr("srcset", abs_srcset.join(", ").as_str());
-                }
+        if let Some(srcset) = media.attr("srcset") {
+            let abs_srcset: Vec<String> = split_srcset(&srcset)
+                .into_iter()
+                .map(|(src, descriptor)| {
+                    let abs_src = to_absolute_url(base_url, src);
+                    if descriptor.is_empty() {
+                        abs_src.into_owned()
+                    } else {
+                        format!("{abs_src} {descriptor}")
+                    }
+                })
+                .collect();
+            if !abs_srcset.is_empty() {
+                media.set_attr("srcset", abs_srcset.join(", ").as_str());
             }
         }
     }
@@ -1417,7 +1417,9 @@ mod tests {
         } else {
             &RELATIVE_LINKS
         };
-        r.make_absolute(&links.under(&root), &MEDIA.under(&root));
+        if let Some(base) = &base {
+            make_absolute(base, &links.under(&root), &MEDIA.under(&root));
+        }
     }
 
     #[test]

@@ -288,8 +288,6 @@ pub(crate) static BRS: Pick = one_name!("br");
 
 pub(crate) static IMGS: Pick = one_name!("img");
 
-pub(crate) static NOSCRIPTS: Pick = one_name!("noscript");
-
 pub(crate) static ANCHORS: Pick = one_name!("a");
 
 pub(crate) static METAS_WITH_CONTENT: Pick = Pick {
@@ -329,7 +327,6 @@ mod tests {
         &FONTS,
         &BRS,
         &IMGS,
-        &NOSCRIPTS,
         &ANCHORS,
         &METAS_WITH_CONTENT,
     ];
