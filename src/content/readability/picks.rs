@@ -59,7 +59,7 @@ impl Pick {
                 continue;
             };
             for (pick, found) in picks.iter().zip(out.iter_mut()) {
-                if (pick.names.is_empty() || pick.names.contains(&name)) && (pick.keep)(&node) {
+                if pick.takes_name(&name) && (pick.keep)(&node) {
                     found.push(node);
                 }
             }
@@ -72,9 +72,14 @@ impl Pick {
     pub(crate) fn matches(&self, node: &NodeRef) -> bool {
         let named = node.query_or(false, |t| {
             t.as_element()
-                .is_some_and(|el| self.names.is_empty() || self.names.contains(&el.name.local))
+                .is_some_and(|el| self.takes_name(&el.name.local))
         });
         named && (self.keep)(node)
+    }
+
+    /// Whether an element of this name may be picked ([`Pick::names`]).
+    fn takes_name(&self, name: &LocalName) -> bool {
+        self.names.is_empty() || self.names.contains(name)
     }
 }
 
