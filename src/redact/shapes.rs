@@ -10,7 +10,7 @@
 
 use std::sync::{LazyLock, OnceLock};
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use regex::{Regex, RegexBuilder};
 pub(super) use regex_automata::meta::Regex as ShapeRegex;
 
@@ -90,17 +90,29 @@ pub(super) fn hot() -> &'static ShapeRegex {
     HOT.get_or_init(|| shape_regex(parts(true)))
 }
 
-/// Finds the texts that may hold a lazy family's token: an Aho-Corasick scan for the
-/// literals every match of a lazy family starts with (see [`leading_literals`]). A literal
-/// shorter than [`WEAK_LITERAL`] bytes occurs in prose (`pat` in "path"), so a hit on one
-/// is confirmed by that family's own regex (small, compiled on first need).
+/// Finds the texts that may hold a lazy family's token: a search for the literals every
+/// match of a lazy family starts with (see [`leading_literals`]). A literal shorter than
+/// [`WEAK_LITERAL`] bytes occurs in prose (`pat` in "path"), so a family with one is
+/// searched on its own and a hit is confirmed by that family's own regex (small, compiled
+/// on first need).
+///
+/// The other (strong) literals only need to be found anywhere, not each occurrence, so
+/// they are searched leftmost-first, which lets Aho-Corasick skip ahead with its SIMD
+/// prefilter (Teddy), in groups small enough for it to serve ([`SCAN_GROUP`]). An
+/// overlapping search of every literal, the scan this replaces, reads the text a byte at
+/// a time: 1.7 ms a megabyte of prose, against 0.3 ms.
 struct VendorScan {
-    literals: AhoCorasick,
-    /// For each literal, the index of its family in [`FAMILIES`].
-    family_of: Vec<usize>,
+    /// The strong families' literals, [`SCAN_GROUP`] to a searcher.
+    strong: Vec<AhoCorasick>,
+    /// Each weak family's literals, with the family's index in [`FAMILIES`].
+    weak: Vec<(usize, Vec<memchr::memmem::Finder<'static>>)>,
 }
 
 pub(super) const WEAK_LITERAL: usize = 4;
+
+/// The most literals one searcher of the vendor scan holds: past 32 patterns Teddy uses
+/// its wider and slower form, and past 64 Aho-Corasick gives it up and reads every byte.
+const SCAN_GROUP: usize = 32;
 
 /// Did the scan build (every lazy family has a literal start)?
 #[cfg(test)]
@@ -110,20 +122,35 @@ pub(super) fn vendor_scan_builds() -> bool {
 
 /// `None` if a lazy family has no literal start (then the full regex always serves).
 static VENDOR_SCAN: LazyLock<Option<VendorScan>> = LazyLock::new(|| {
-    let mut literals = Vec::new();
-    let mut family_of = Vec::new();
+    let known = &*KNOWN;
+    let mut strong = Vec::new();
+    let mut weak = Vec::new();
     for (i, _) in FAMILIES.iter().enumerate().filter(|(_, f)| f.lazy) {
-        let lits = &KNOWN.literals[i];
+        let lits = &known.literals[i];
         if lits.is_empty() {
             return None;
         }
-        family_of.extend(std::iter::repeat_n(i, lits.len()));
-        literals.extend(lits.iter().cloned());
+        if known.weak[i] {
+            let finders = lits
+                .iter()
+                .map(|l| memchr::memmem::Finder::new(l.as_bytes()).into_owned())
+                .collect();
+            weak.push((i, finders));
+        } else {
+            strong.extend(lits.iter().map(String::as_str));
+        }
     }
-    Some(VendorScan {
-        literals: AhoCorasick::new(&literals).ok()?,
-        family_of,
-    })
+    let strong = strong
+        .chunks(SCAN_GROUP)
+        .map(|group| {
+            AhoCorasick::builder()
+                .kind(Some(AhoCorasickKind::NoncontiguousNFA))
+                .match_kind(MatchKind::LeftmostFirst)
+                .build(group)
+                .ok()
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(VendorScan { strong, weak })
 });
 
 /// What the rows of [`FAMILIES`] need at run time, made once: their literal starts and
@@ -166,29 +193,20 @@ fn compiled(cell: &OnceLock<Option<Regex>>, pattern: impl FnOnce() -> String) ->
 }
 
 /// May a lazy family of the shape regex match somewhere in `text`? `false` only when none
-/// can: no literal start of any of them occurs (every occurrence is looked at, overlapping
-/// ones too), or each one that does is a weak literal whose family, compiled alone, matches
-/// nowhere in `text`.
+/// can: no literal start of any of them occurs, or each one that does is a weak family's
+/// whose regex, compiled alone, matches nowhere in `text`.
 pub(super) fn may_hold_vendor_token(text: &str) -> bool {
     let Some(scan) = &*VENDOR_SCAN else {
         return true;
     };
-    let known = &*KNOWN;
-    let mut confirmed_absent = vec![false; FAMILIES.len()];
-    for m in scan.literals.find_overlapping_iter(text) {
-        let i = scan.family_of[m.pattern().as_usize()];
-        if !known.weak[i] {
-            return true;
-        }
-        if confirmed_absent[i] {
-            continue;
-        }
-        match compiled(&known.alone[i], || FAMILIES[i].pattern.to_string()) {
-            Some(re) if !re.is_match(text) => confirmed_absent[i] = true,
-            _ => return true,
-        }
+    if scan.strong.iter().any(|group| group.is_match(text)) {
+        return true;
     }
-    false
+    scan.weak.iter().any(|(i, finders)| {
+        finders.iter().any(|f| f.find(text.as_bytes()).is_some())
+            && compiled(&KNOWN.alone[*i], || FAMILIES[*i].pattern.to_string())
+                .is_none_or(|re| re.is_match(text))
+    })
 }
 
 /// The family a match of the shape regex came from: the first row, in the regex's order,

@@ -89,6 +89,77 @@ fn the_vendor_scan_never_hides_a_difference() {
     )));
 }
 
+/// The scan as it was first written, every occurrence of every lazy family's literal
+/// looked at in one overlapping search: the reference the grouped, leftmost search must
+/// agree with.
+fn overlapping_scan(text: &str) -> bool {
+    let mut literals = Vec::new();
+    let mut family_of = Vec::new();
+    for (i, f) in FAMILIES.iter().enumerate().filter(|(_, f)| f.lazy) {
+        let lits = leading_literals(f.pattern).unwrap_or_default();
+        family_of.extend(std::iter::repeat_n(i, lits.len()));
+        literals.extend(lits);
+    }
+    let weak = |i: usize| {
+        leading_literals(FAMILIES[i].pattern)
+            .unwrap_or_default()
+            .iter()
+            .any(|l| l.len() < WEAK_LITERAL)
+    };
+    let Ok(ac) = aho_corasick::AhoCorasick::new(&literals) else {
+        return true;
+    };
+    ac.find_overlapping_iter(text).any(|m| {
+        let i = family_of[m.pattern().as_usize()];
+        !weak(i) || regex::Regex::new(FAMILIES[i].pattern).map_or(true, |re| re.is_match(text))
+    })
+}
+
+/// The vendor scan answers as the overlapping search of every literal does: on every lazy
+/// literal alone, inside words, cut short, overlapping another (`shpat_` holds the weak
+/// `pat`), beside the rows' samples, and on prose that holds none.
+#[test]
+fn the_vendor_scan_agrees_with_an_overlapping_search() {
+    let mut texts: Vec<String> = vec![
+        String::new(),
+        "do the glad pattern path, patents and EZ pieces".into(),
+        format!("x{}y", "shpat_"),
+        format!("shpat_{}", "0a".repeat(16)),
+        format!("zpat{}.{}", alnum(14, 5), "ab".repeat(32)),
+        format!("a:AA{}", alnum(40, 9)),
+    ];
+    for (i, f) in FAMILIES.iter().enumerate().filter(|(_, f)| f.lazy) {
+        for lit in leading_literals(f.pattern).unwrap_or_default() {
+            texts.push(lit.clone());
+            texts.push(format!("the path to {lit} and on"));
+            texts.push(format!(
+                "{}{lit}",
+                "prose without any of them ".repeat(i % 5 + 1)
+            ));
+            for cut in 1..lit.len() {
+                if let Some(head) = lit.get(..cut) {
+                    texts.push(format!("pattern {head} path"));
+                }
+            }
+        }
+    }
+    for (_, sample) in family_samples() {
+        texts.push(format!("see {sample} there"));
+    }
+    let mut found = 0;
+    for t in &texts {
+        let want = overlapping_scan(t);
+        found += usize::from(want);
+        assert_eq!(may_hold_vendor_token(t), want, "{t}");
+    }
+    // Both answers occur, so the comparison can fail either way.
+    assert!(
+        found > 0 && found < texts.len(),
+        "{found} of {}",
+        texts.len()
+    );
+}
+
 /// On a text without any vendor prefix the smaller regex finds exactly what the full
 /// one finds; a vendor token brings the full one in.
 #[test]
