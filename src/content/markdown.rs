@@ -22,6 +22,8 @@
 //! What it must never do: panic, or take more than linear time. It recurses once per level
 //! of nesting, which the caller bounds ([`crate::content::parse::MAX_DEPTH`]).
 
+use std::cell::RefCell;
+
 use dom_query::{LocalName, NodeData, NodeRef};
 
 use crate::content::inline::is_block_element;
@@ -39,7 +41,39 @@ pub fn to_markdown(node: &NodeRef) -> String {
     let mut out = String::new();
     walk_node(node, &mut out, None, true, false);
     trim_newlines(&mut out);
+    // Nothing is kept between pages.
+    SPARE.take();
     out
+}
+
+thread_local! {
+    /// Strings the walk has finished with, for the next node's content. Most nodes write
+    /// their content into a string of their own and append it to their parent's: a fresh
+    /// string grows by doubling (a paragraph's, six times), and a spare one has room.
+    /// Emptied at the end of [`to_markdown`].
+    static SPARE: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The most strings [`SPARE`] holds, and the largest it keeps (in bytes of capacity).
+const SPARE_COUNT: usize = 64;
+const SPARE_BYTES: usize = 64 * 1024;
+
+/// An empty string to write a node's content into: a spare one when there is one.
+fn scratch() -> String {
+    SPARE.with_borrow_mut(Vec::pop).unwrap_or_default()
+}
+
+/// Give a string the walk has finished with back to [`SPARE`].
+fn recycle(mut s: String) {
+    if s.capacity() == 0 || s.capacity() > SPARE_BYTES {
+        return;
+    }
+    s.clear();
+    SPARE.with_borrow_mut(|spare| {
+        if spare.len() < SPARE_COUNT {
+            spare.push(s);
+        }
+    });
 }
 
 /// Merge runs of adjacent inline siblings that read as one (`<b>x</b><b>y</b>`), before
@@ -192,7 +226,7 @@ fn walk_node(
     }
     match tag {
         Tag::Span => {
-            let mut content = String::new();
+            let mut content = scratch();
             walk_children_into(node, &mut content, false, in_pre, Some(name));
             if !in_pre {
                 trim_newlines(&mut content);
@@ -200,12 +234,12 @@ fn walk_node(
             append_normalized(output, content, in_pre);
         }
         Tag::Other => {
-            let mut content = String::new();
+            let mut content = scratch();
             walk_children_into(node, &mut content, false, in_pre, Some(name));
             append_normalized(output, content, in_pre);
         }
         Tag::Script(sup) => {
-            let mut content = String::new();
+            let mut content = scratch();
             walk_children_into(node, &mut content, false, in_pre, Some(name));
             if in_pre {
                 append_normalized(output, content, in_pre);
@@ -238,8 +272,13 @@ fn walk_node(
         Tag::Block => {
             let content = walk_children(node, name, in_pre);
             append_block(output, content.trim_end_matches(['\n', ' ']), in_pre);
+            recycle(content);
         }
-        Tag::Pre => append_block(output, &walk_children(node, name, in_pre), in_pre),
+        Tag::Pre => {
+            let content = walk_children(node, name, in_pre);
+            append_block(output, &content, in_pre);
+            recycle(content);
+        }
         tag => {
             if let Some(content) = handle(node, name, tag, in_pre) {
                 if !content.is_empty() || name != "head" {
@@ -252,14 +291,14 @@ fn walk_node(
 
 /// A node written on its own (htmd's `Handlers::handle`): a list's child, a table cell.
 fn handle_alone(node: &NodeRef, in_pre: bool) -> String {
-    let mut out = String::new();
+    let mut out = scratch();
     walk_node(node, &mut out, None, true, in_pre);
     out
 }
 
 /// The children of `node` written into a new string (htmd's `Handlers::walk_children`).
 fn walk_children(node: &NodeRef, name: &str, in_pre: bool) -> String {
-    let mut out = String::new();
+    let mut out = scratch();
     let in_pre = in_pre || name == "pre" || name == "code";
     walk_children_into(node, &mut out, is_block_element(name), in_pre, Some(name));
     out
@@ -463,6 +502,7 @@ fn emphasis(node: &NodeRef, name: &str, in_pre: bool, marker: &str) -> Option<St
     for part in [lead, marker, body, marker, trail] {
         out.push_str(part);
     }
+    recycle(content);
     Some(out)
 }
 
@@ -488,6 +528,7 @@ fn anchor(node: &NodeRef, name: &str, in_pre: bool) -> String {
     let trailing = &text[trimmed.len()..];
     let mut out = inline_link("[", trimmed, &href, title.as_deref());
     out.push_str(trailing);
+    recycle(content);
     out
 }
 
@@ -1086,11 +1127,12 @@ fn compress_whitespace(input: &str) -> String {
 /// space where inline content meets (htmd's `append_normalized_content`).
 fn append_normalized(output: &mut String, content: String, in_pre: bool) {
     if output.is_empty() {
-        *output = content;
+        recycle(std::mem::replace(output, content));
         return;
     }
     if in_pre {
         output.push_str(&content);
+        recycle(content);
         return;
     }
     let last_newlines = output.len() - output.trim_end_matches('\n').len();
@@ -1100,11 +1142,13 @@ fn append_normalized(output: &mut String, content: String, in_pre: bool) {
     if total > 2 {
         start = (total - 2).min(content_newlines);
     }
-    let mut content = &content[start..];
+    let whole = content;
+    let mut content = &whole[start..];
     if last_newlines == 0 && content_newlines == 0 && output.ends_with(' ') {
         content = content.strip_prefix(' ').unwrap_or(content);
     }
     output.push_str(content);
+    recycle(whole);
 }
 
 fn trim_newlines(content: &mut String) {
