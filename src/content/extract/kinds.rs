@@ -85,21 +85,39 @@ pub(crate) fn keep_comment_thread(doc: &Document, comments: &[NodeRef]) {
 }
 
 /// Non-whitespace characters of the text under `node`, scripts and styles left out.
+///
+/// One look at each node: a text's parent is known from the text itself, and compared
+/// with the scripts and styles met so far (a parent comes before its children in the
+/// walk). The page walks this often (the pick, its panels, posts and blocks), and a
+/// look at each text's parent cost as much as counting its characters.
 pub(crate) fn text_chars(node: &NodeRef) -> usize {
-    node.descendants_it()
-        .filter(|d| d.is_text())
-        .filter(|d| {
-            !d.parent().is_some_and(|p| {
-                crate::content::find::is_any(&p, &[local_name!("script"), local_name!("style")])
-            })
-        })
-        .map(|d| {
-            d.query_or(0, |n| match &n.data {
-                NodeData::Text { contents } => crate::content::tidy::visible_chars(contents),
-                _ => 0,
-            })
-        })
-        .sum()
+    let is_code = |e: &dom_query::Element| {
+        e.name.local == local_name!("script") || e.name.local == local_name!("style")
+    };
+    let mut code: rustc_hash::FxHashSet<NodeId> = rustc_hash::FxHashSet::default();
+    if node.query_or(false, |t| t.as_element().is_some_and(is_code)) {
+        code.insert(node.id);
+    }
+    let mut chars = 0usize;
+    for d in node.descendants_it() {
+        chars += d.query_or(0, |t| match &t.data {
+            NodeData::Text { contents } => {
+                if t.parent.is_some_and(|p| code.contains(&p)) {
+                    0
+                } else {
+                    crate::content::tidy::visible_chars(contents)
+                }
+            }
+            NodeData::Element(e) => {
+                if is_code(e) {
+                    code.insert(t.id);
+                }
+                0
+            }
+            _ => 0,
+        });
+    }
+    chars
 }
 
 /// Whether `node`'s `id` is the slug of the heading it starts with (`replies-to-top-posting`

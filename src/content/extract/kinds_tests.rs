@@ -475,3 +475,37 @@ fn a_shops_reviews_named_comments_are_kept_with_its_body() {
     crate::content::boilerplate::remove_asides(node, Comments::Aside);
     assert!(!doc.select("body").text().contains("Declan"));
 }
+
+/// `text_chars` counts what a walk of every descendant counts, a text whose parent is a
+/// script or a style left out: on every fixture, from every element of it (a `<script>`
+/// and a text node included), and on a page with styles inside an `<svg>`, scripts in the
+/// body and text right under the node counted.
+#[test]
+fn text_chars_counts_what_every_descendant_holds() {
+    fn each_descendant(node: &NodeRef) -> usize {
+        node.descendants_it()
+            .filter(|d| d.is_text())
+            .filter(|d| {
+                !d.parent()
+                    .is_some_and(|p| p.has_name("script") || p.has_name("style"))
+            })
+            .map(|d| crate::content::tidy::visible_chars(&d.text()))
+            .sum()
+    }
+    let mut pages: Vec<&str> = ALL.iter().map(|n| fixture(n)).collect();
+    pages.push(
+        "<body>before<div>one <b>two</b><script>var x = 1;</script><style>p{}</style>\
+         <svg><style>.a{}</style><text>drawn</text></svg></div>after</body>",
+    );
+    let mut counted = 0;
+    for page in pages {
+        let doc = Document::from(page);
+        for node in doc.root().descendants_it() {
+            let want = each_descendant(&node);
+            assert_eq!(text_chars(&node), want, "{:?}", node.node_name());
+            counted += usize::from(want > 0);
+        }
+        assert_eq!(text_chars(&doc.root()), each_descendant(&doc.root()));
+    }
+    assert!(counted > 100, "{counted}");
+}
