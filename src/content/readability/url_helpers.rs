@@ -68,7 +68,7 @@ pub(crate) fn resolve_url<'a>(base: &'a str, relative: &'a str) -> Cow<'a, str> 
 
     // 2. Handle relative URLs starting with "//": //example.com/path
     if rel.starts_with("//") {
-        return format!("{scheme}:{rel}").into();
+        return [scheme, ":", rel].concat().into();
     }
 
     // 3. Find the end of origin (scheme://authority)
@@ -81,7 +81,7 @@ pub(crate) fn resolve_url<'a>(base: &'a str, relative: &'a str) -> Cow<'a, str> 
 
     // 4. Links, starting with root: /path/to/file
     if rel.starts_with('/') {
-        return format!("{origin}{rel}").into();
+        return [origin, rel].concat().into();
     }
 
     // 5. Split path from query and fragment in base URL
@@ -93,7 +93,7 @@ pub(crate) fn resolve_url<'a>(base: &'a str, relative: &'a str) -> Cow<'a, str> 
 
     // 6. Links with query/fragment: ?id=123 or #anchor
     if rel.starts_with(['?', '#']) {
-        return format!("{origin}{base_path}{rel}").into();
+        return [origin, base_path, rel].concat().into();
     }
     // 7. The most complex case: relative paths (cat.jpg, ../img/dog.jpg)
 
