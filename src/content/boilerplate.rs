@@ -87,7 +87,7 @@ pub(crate) enum Rule {
 }
 
 /// The attribute that marks boilerplate (see [`prune`]).
-const MARK: &str = "data-vetch-boilerplate";
+pub(crate) const MARK: &str = "data-vetch-boilerplate";
 
 /// The attribute that marks the page's content root (see [`content_root`]).
 pub(crate) const ROOT_MARK: &str = "data-vetch-root";

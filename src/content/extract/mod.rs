@@ -272,6 +272,9 @@ fn extract_html(
     if body.len() > readability_max_bytes {
         // Too large for readability: convert the whole body of the document in hand.
         let base = base.as_ref();
+        if shape.product {
+            keep_declared_description(&doc);
+        }
         let whole = guarded(move || whole_body(doc, base, text_mode));
         let text = whole.unwrap_or_else(|| last_resort_text(body));
         return Extracted {
@@ -293,6 +296,9 @@ fn extract_html(
     // 43% of the 2026 corpus's pages were never widened, and a large page that needed
     // Readability's full run or the fallback was parsed again.
     let spare = doc.clone();
+    if shape.product {
+        keep_declared_description(&spare);
+    }
     // Readability's full run needs the prepared tree again (see `readable`): a copy of the
     // spare.
     let again = || spare.clone();
@@ -360,6 +366,19 @@ fn extract_html(
         title,
         visible,
         hidden_content,
+    }
+}
+
+/// On a product page, the blocks around the description its JSON-LD declares are made
+/// ordinary blocks of the tree that the body is written from (see
+/// [`product::unhide_description`]): a drawer that holds it is not boilerplate.
+fn keep_declared_description(doc: &Document) {
+    if let Some(description) = product::declared_description(doc) {
+        product::unhide_description(doc, &description, |n| {
+            render::stripped_outside_content(n)
+                || crate::content::boilerplate::is_aside(n)
+                || n.has_attr(crate::content::boilerplate::MARK)
+        });
     }
 }
 

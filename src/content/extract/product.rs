@@ -13,13 +13,21 @@
 //! On such a page, when readability's pick holds less than [`PRODUCT_SHARE`] percent of
 //! the visible characters of the body without its boilerplate, the body is written
 //! instead (see `crate::content::extract`). Whole blocks only; no word is cut (DESIGN §12).
+//!
+//! A shop may keep the description in a drawer that opens over the page: an `<aside>` in a
+//! non-modal `role="dialog"` (Gymshark's "Description" sheet), which are never content
+//! elsewhere. When the page's JSON-LD declares the product's `description` and a text of
+//! it stands in such a block, that block is written like any other (see
+//! [`unhide_description`]): the page itself says the text is the product's.
 
-use dom_query::{Document, NodeRef};
+use dom_query::{local_name, Document, NodeRef};
 use serde_json::Value;
 
 use super::kinds::text_chars;
 use super::tabs::anchor_text;
-use crate::content::boilerplate::for_each_word;
+use crate::content::boilerplate::{for_each_word, MARK};
+use crate::content::find::{is_any, is_json_ld};
+use crate::content::tidy::{collapse_whitespace, visible_chars};
 
 /// The attribute that marks the `<body>` the extraction writes for a product page.
 pub(crate) const PRODUCT_MARK: &str = "data-vetch-product";
@@ -195,9 +203,208 @@ fn value_names_product(value: &Value, depth: usize) -> bool {
     }
 }
 
+/// The description a product page declares in its JSON-LD (the `description` of its first
+/// product item, found as [`json_ld_names_product`] finds the type), whitespace collapsed;
+/// `None` without one of at least [`DESCRIBED_CHARS`] visible characters.
+pub(crate) fn declared_description(doc: &Document) -> Option<String> {
+    doc.root()
+        .descendants_it()
+        .filter(is_json_ld)
+        .find_map(|script| {
+            let value = serde_json::from_str::<Value>(&script.text()).ok()?;
+            product_description(&value, JSON_LD_DEPTH)
+        })
+        .map(|d| collapse_whitespace(&d))
+        .filter(|d| visible_chars(d) >= DESCRIBED_CHARS)
+}
+
+/// The shortest text of the page, and of its declared description, that
+/// [`unhide_description`] takes for the description: a sentence, not a label.
+pub(crate) const DESCRIBED_CHARS: usize = 40;
+
+fn product_description(value: &Value, depth: usize) -> Option<String> {
+    match value {
+        Value::Array(items) if depth > 0 => {
+            items.iter().find_map(|v| product_description(v, depth - 1))
+        }
+        Value::Object(map) => {
+            let typed = match map.get("@type") {
+                Some(Value::String(t)) => names_product_type(t),
+                Some(Value::Array(ts)) => ts
+                    .iter()
+                    .any(|t| t.as_str().is_some_and(names_product_type)),
+                _ => false,
+            };
+            let own = map
+                .get("description")
+                .and_then(Value::as_str)
+                .filter(|_| typed)
+                .map(str::to_owned);
+            own.or_else(|| {
+                (depth > 0)
+                    .then(|| {
+                        ["@graph", "mainEntity"]
+                            .iter()
+                            .filter_map(|k| map.get(*k))
+                            .find_map(|v| product_description(v, depth - 1))
+                    })
+                    .flatten()
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Whether `node` is the page's navigation, header or footer, by tag or ARIA role.
+fn is_page_chrome(node: &NodeRef) -> bool {
+    is_any(
+        node,
+        &[
+            local_name!("nav"),
+            local_name!("header"),
+            local_name!("footer"),
+        ],
+    ) || node.attr("role").is_some_and(|r| {
+        matches!(
+            r.trim(),
+            "navigation" | "banner" | "contentinfo" | "menu" | "menubar" | "search"
+        )
+    })
+}
+
+/// Make the blocks around a product's declared `description` (see
+/// [`declared_description`]) ordinary blocks, so that the body's writer keeps them: the
+/// first text of the page's body of [`DESCRIBED_CHARS`] visible characters or more that
+/// the description holds (whitespace collapsed), and each of its ancestors below the
+/// `<body>` that `never_content` says is never content (a sidebar, a dialog, a block
+/// the boilerplate pass marked) becomes a `<div>` without the `role`, `class` and `id`
+/// that named it so. Returns how many blocks changed; nothing changes when no text of the
+/// body is in the description, or when that text is in the page's navigation, header or
+/// footer.
+pub(crate) fn unhide_description(
+    doc: &Document,
+    description: &str,
+    never_content: impl Fn(&NodeRef) -> bool,
+) -> usize {
+    let skipped = [
+        local_name!("script"),
+        local_name!("style"),
+        local_name!("template"),
+    ];
+    let Some(text) = doc.root().descendants_it().find(|d| {
+        d.is_text() && !d.parent().is_some_and(|p| is_any(&p, &skipped)) && {
+            let text = collapse_whitespace(&d.text());
+            visible_chars(&text) >= DESCRIBED_CHARS && description.contains(&text)
+        }
+    }) else {
+        return 0;
+    };
+    // Collected first: the iterator borrows the tree, which renaming changes.
+    let blocks: Vec<NodeRef> = text
+        .ancestors_it(None)
+        .take_while(|a| !is_any(a, &[local_name!("body"), local_name!("html")]))
+        .collect();
+    // A sentence of the description repeated in the page's navigation, header or footer
+    // (a promise of free returns) is not where the description is.
+    if blocks.iter().any(is_page_chrome) {
+        return 0;
+    }
+    let mut changed = 0;
+    for block in blocks {
+        if never_content(&block) {
+            block.rename("div");
+            block.remove_attrs(&["role", "class", "id", "aria-modal", MARK]);
+            changed += 1;
+        }
+    }
+    changed
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The blocks around the description's first text that the judge calls hidden become
+    /// plain `<div>`s; a text in the page's navigation, header or footer changes nothing,
+    /// and neither does a description that no text of the page is in.
+    #[test]
+    fn the_blocks_around_a_declared_description_are_unhidden() {
+        let description = "Brushed aluminium, forty hours on one charge, and a hook for the tent.";
+        let aside =
+            |n: &NodeRef| n.has_name("aside") || n.attr("role").is_some_and(|r| &*r == "dialog");
+        let page = |wrap: &str| {
+            let (open, close) = wrap.split_once('|').unwrap_or_default();
+            Document::from(
+                format!(
+                    "<html><body><main><p>Lantern 2</p></main>{open}<div class=inner>\
+                     <p>{description}</p></div>{close}</body></html>"
+                )
+                .as_str(),
+            )
+        };
+        let doc = page(
+            r#"<div role=dialog class=sheet aria-modal=false><aside class=drawer id=d>|</aside></div>"#,
+        );
+        assert_eq!(unhide_description(&doc, description, aside), 2);
+        assert!(doc.select("aside, [role], .sheet, #d").is_empty());
+        assert_eq!(doc.select("div.inner").length(), 1);
+        for wrap in [
+            "<footer>|</footer>",
+            "<div role=navigation><aside>|</aside></div>",
+        ] {
+            let doc = page(wrap);
+            assert_eq!(unhide_description(&doc, description, aside), 0, "{wrap}");
+        }
+        let doc = page("<aside>|</aside>");
+        assert_eq!(
+            unhide_description(
+                &doc,
+                "Another lantern, of another shop, and another page.",
+                aside
+            ),
+            0
+        );
+        assert_eq!(doc.select("aside").length(), 1);
+    }
+
+    /// The product's own description, found where a product's type is (at the top, in a
+    /// list, in `@graph`, under `mainEntity`), whitespace collapsed; none of another item,
+    /// a short one, or text that is not JSON.
+    #[test]
+    fn the_description_a_page_declares_for_its_product() {
+        let long = "A folding lantern of brushed aluminium,\\n  forty hours on one charge.";
+        let want = "A folding lantern of brushed aluminium, forty hours on one charge.";
+        let page = |json: &str| {
+            Document::from(format!(
+                r#"<html><head><script type="application/ld+json">{json}</script></head><body></body></html>"#
+            ).as_str())
+        };
+        for json in [
+            format!(r#"{{"@type":"Product","description":"{long}"}}"#),
+            format!(
+                r#"[{{"@type":"BreadcrumbList"}},{{"@type":["Thing","Product"],"description":"{long}"}}]"#
+            ),
+            format!(
+                r#"{{"@graph":[{{"@type":"WebSite","description":"A shop of lanterns and lamps for camping."}},{{"@type":"schema:Product","description":"{long}"}}]}}"#
+            ),
+            format!(
+                r#"{{"@type":"ItemPage","mainEntity":{{"@type":"ProductGroup","description":"{long}"}}}}"#
+            ),
+        ] {
+            assert_eq!(
+                declared_description(&page(&json)).as_deref(),
+                Some(want),
+                "{json}"
+            );
+        }
+        for json in [
+            format!(r#"{{"@type":"Article","description":"{long}"}}"#),
+            r#"{"@type":"Product","description":"A lantern."}"#.to_owned(),
+            format!(r#"{{"@type":"Product","description":"{long}""#),
+        ] {
+            assert_eq!(declared_description(&page(&json)), None, "{json}");
+        }
+    }
 
     #[test]
     fn reviews_by_name_and_by_microdata() {

@@ -76,6 +76,12 @@ fn stripped(node: &NodeRef, in_content: bool) -> Strip {
     }
 }
 
+/// Whether [`strip_boilerplate`] removes the element `node` where it is not inside an
+/// `<article>` or `<main>`: never content, or a page header or sidebar.
+pub(crate) fn stripped_outside_content(node: &NodeRef) -> bool {
+    !matches!(stripped(node, false), Strip::Keep(_))
+}
+
 /// The outermost element around `node` that [`strip_boilerplate`] removes wherever it
 /// stands: a page footer, a navigation block, a dialog. Readability, given a page whose
 /// content is too short for it (a "page not found" notice), tries again without its

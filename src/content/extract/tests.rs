@@ -393,6 +393,68 @@ mod pipeline {
         }
     }
 
+    /// A shop that keeps the description in a drawer over the page (Gymshark's sheet: an
+    /// `<aside>` in a non-modal `role="dialog"`), blocks that are never content elsewhere:
+    /// when the page's JSON-LD declares that description, the drawer is written with the
+    /// body; the other drawers (a size guide) and the page's sidebar still are not, and
+    /// without the declaration the description drawer goes as before.
+    #[test]
+    fn a_product_description_the_page_declares_is_kept_in_its_drawer() {
+        let description = "Cut from a recycled cotton twill that softens with every wash, the \
+                           Harbour Jacket keeps the wind out on a cold quay.";
+        let care = "Machine wash at 30 degrees, inside out, and dry it flat.";
+        let drawer = |testid: &str, body: &str| {
+            format!(
+                "<div class=sheet role=dialog aria-modal=false tabindex=-1>\
+                 <aside class=sheet_aside data-testid={testid}><h5>{testid}</h5>\
+                 <div class=sheet_content><p>{body}</p></div></aside></div>"
+            )
+        };
+        let page = |declared: &str| {
+            format!(
+                "<html><head><script type=\"application/ld+json\">{{\"@context\":\"https://schema.org\",\
+                 \"@graph\":[{{\"@type\":\"Organization\",\"description\":\"A shop by the sea, selling \
+                 jackets and coats since 1990.\"}},{{\"@type\":\"Product\",\"name\":\"Harbour Jacket\"{declared}}}]}}\
+                 </script></head><body><main><h1>Harbour Jacket</h1><p class=price>$120.00</p>\
+                 <p>Sizes from XS to XXL, in navy, olive and sand.</p>\
+                 <section class=accordion><button>Description</button>{}</section>\
+                 <section class=accordion><button>Size guide</button>{}</section></main>\
+                 <aside class=sidebar><p>Customers also bought the Harbour Scarf and the Quay Boots \
+                 in the winter sale.</p></aside></body></html>",
+                drawer("description", description),
+                drawer("size-guide", care),
+            )
+        };
+        let declared = format!(r#","description":"{description} Care: {care}""#);
+        // Read with readability, and as a page too large for it (the whole body).
+        let write = |html: &str, mode: ExtractMode, limit: usize| {
+            assert!(parse_prepared_seen(html, None, false).shape.product);
+            extract_with_limit(html, BodyKind::Html, mode, None, limit).text
+        };
+        for (mode, limit) in [ExtractMode::Text, ExtractMode::Markdown]
+            .into_iter()
+            .flat_map(|m| [(m, READABILITY_MAX_BYTES), (m, 100)])
+        {
+            let body = write(&page(&declared), mode, limit);
+            assert!(body.contains(description), "{body}");
+            assert!(body.contains("Sizes from XS"), "{body}");
+            // The size guide's text is in the description too, but only the first text
+            // of the description found in the body decides which drawer is the
+            // description's.
+            assert!(!body.contains("Machine wash"), "{body}");
+            assert!(!body.contains("Customers also bought"), "{body}");
+            // Not declared, or declared of something else than the product: as before.
+            for html in [
+                page(""),
+                page(r#","review":{"@type":"Review","description":"x"}"#),
+            ] {
+                let body = write(&html, mode, limit);
+                assert!(!body.contains("recycled cotton"), "{body}");
+                assert!(body.contains("Sizes from XS"), "{body}");
+            }
+        }
+    }
+
     /// A product page that is mostly its reviews (REI's: readability picked them, and they
     /// hold more than 70% of the body): the body without the reviews, so the description
     /// and the details come back rather than what customers wrote.
