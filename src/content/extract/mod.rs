@@ -308,13 +308,13 @@ fn extract_html(
         text_mode,
         headline: !text_mode || title.is_none(),
     };
-    let article = guarded(|| readable(doc, base, top, shape, again)).flatten();
+    let mut article = guarded(|| readable(doc, base, top, shape, again)).flatten();
     let mut spare = Some(spare);
     if cancelled() {
         return Extracted::default();
     }
     let mut in_boilerplate = false;
-    if let Some(found) = &article {
+    if let Some(found) = article.as_mut() {
         if has_visible_chars(&found.text, MIN_ARTICLE_CHARS) {
             // A pick in a block the whole-body fallback removes (a page footer) is not the
             // page: unless a rule below widens it, the whole body is written instead, from
@@ -326,7 +326,8 @@ fn extract_html(
                 .and_then(|spare| guarded(|| wider_root(spare, root, shape, found, base, top)))
                 .flatten();
             if wider.is_some() || !in_boilerplate {
-                let text = wider.unwrap_or_else(|| found.text.clone());
+                // The pick's text itself, not a copy (a page's worth of text).
+                let text = wider.unwrap_or_else(|| std::mem::take(&mut found.text));
                 let visible = seen_if_needed(seen, &text, hidden_content);
                 return Extracted {
                     text,
