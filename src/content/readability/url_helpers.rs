@@ -24,7 +24,9 @@ fn delimiter(s: &str) -> &str {
 pub(crate) fn is_absolute_url(s: &str, strict: bool) -> bool {
     let s = s.trim();
     let delim = if strict { "://" } else { ":" };
-    if let Some(pos) = s.find(delim) {
+    // A `char` pattern is a `memchr`; a one-character string is a substring search.
+    let found = if strict { s.find(delim) } else { s.find(':') };
+    if let Some(pos) = found {
         let scheme = &s[..pos];
         let mut chars = scheme.chars();
         if let Some(first) = chars.next() {
@@ -50,6 +52,19 @@ pub(crate) fn to_absolute_url<'a>(base: &'a str, relative: &'a str) -> Cow<'a, s
     }
 }
 
+/// `base.find("://")`, given that `colon` is where `base`'s first `:` is: the first `://`
+/// starts there when one does (the commonest base), and is searched for only when not.
+fn first_authority(base: &str, colon: usize) -> Option<usize> {
+    if base
+        .get(colon..)
+        .is_some_and(|rest| rest.starts_with("://"))
+    {
+        Some(colon)
+    } else {
+        base.find("://")
+    }
+}
+
 /// Resolves a relative or absolute URL against a given base URL.
 pub(crate) fn resolve_url<'a>(base: &'a str, relative: &'a str) -> Cow<'a, str> {
     if is_absolute_url(relative, false) {
@@ -72,7 +87,7 @@ pub(crate) fn resolve_url<'a>(base: &'a str, relative: &'a str) -> Cow<'a, str> 
     }
 
     // 3. Find the end of origin (scheme://authority)
-    let origin_end = base.find("://").map_or(scheme_end + 1, |pos| {
+    let origin_end = first_authority(base, scheme_end).map_or(scheme_end + 1, |pos| {
         base[pos + 3..]
             .find(['/', '?', '#'])
             .map_or(base.len(), |p| p + pos + 3)
@@ -153,6 +168,16 @@ mod tests {
         assert!(!is_absolute_url("https://", true));
         assert!(!is_absolute_url("http://", false));
         assert!(!is_absolute_url("mailto:", false));
+    }
+
+    proptest::proptest! {
+        /// The first `://` is found where a search of the whole base finds it.
+        #[test]
+        fn the_first_authority_is_the_first_of_the_base(base in "[a-z:/.@]{0,12}") {
+            if let Some(colon) = base.find(':') {
+                proptest::prop_assert_eq!(first_authority(&base, colon), base.find("://"));
+            }
+        }
     }
 
     #[test]
