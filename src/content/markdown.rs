@@ -381,8 +381,8 @@ fn handle(node: &NodeRef, name: &str, tag: Tag, in_pre: bool) -> Option<String> 
         Tag::List { ordered } => list(node, name, ordered, in_pre),
         Tag::Li => Some(list_item(node, name, in_pre)),
         Tag::Blockquote => {
-            let content = walk_children(node, name, in_pre);
-            let content = content
+            let whole = walk_children(node, name, in_pre);
+            let content = whole
                 .trim_start_matches('\n')
                 .trim_end_matches(is_document_whitespace);
             let mut out = String::with_capacity(content.len() + 16);
@@ -395,14 +395,15 @@ fn handle(node: &NodeRef, name: &str, tag: Tag, in_pre: bool) -> Option<String> 
                 out.push_str(line);
             }
             out.push_str("\n\n");
+            recycle(whole);
             Some(out)
         }
         Tag::Code => Some(code(node, name, in_pre)),
         Tag::Strong => emphasis(node, name, in_pre, "**"),
         Tag::Em => emphasis(node, name, in_pre, "*"),
         Tag::Heading(level) => {
-            let content = walk_children(node, name, in_pre);
-            let content = content
+            let whole = walk_children(node, name, in_pre);
+            let content = whole
                 .trim_matches(is_document_whitespace)
                 .trim_matches('\n');
             let mut out = String::with_capacity(content.len() + 12);
@@ -413,6 +414,7 @@ fn handle(node: &NodeRef, name: &str, tag: Tag, in_pre: bool) -> Option<String> 
             out.push(' ');
             out.push_str(content);
             out.push_str("\n\n");
+            recycle(whole);
             Some(out)
         }
         Tag::Br => Some("  \n".to_owned()),
@@ -697,7 +699,9 @@ fn list(node: &NodeRef, name: &str, ordered: bool, in_pre: bool) -> Option<Strin
         return None;
     }
     let sep = if in_li { "\n" } else { "\n\n" };
-    Some(format!("{sep}{trimmed}{sep}"))
+    let out = [sep, trimmed, sep].concat();
+    recycle(content);
+    Some(out)
 }
 
 fn ordered_content(node: &NodeRef, in_pre: bool) -> String {
@@ -739,18 +743,30 @@ fn digits(n: usize) -> usize {
 }
 
 fn list_item(node: &NodeRef, name: &str, in_pre: bool) -> String {
-    let content = walk_children(node, name, in_pre);
-    let content = content.trim_start_matches(is_document_whitespace);
-    if node.parent().is_some_and(|p| p.has_name("ol")) {
-        return format!("\n{content}\n");
-    }
-    format!("\n- {}", indent_except_first_line(content, 2))
+    let whole = walk_children(node, name, in_pre);
+    let content = whole.trim_start_matches(is_document_whitespace);
+    let out = if node.parent().is_some_and(|p| p.has_name("ol")) {
+        ["\n", content, "\n"].concat()
+    } else {
+        let mut out = String::with_capacity(content.len() + 16);
+        out.push_str("\n- ");
+        push_indented_except_first_line(&mut out, content, 2);
+        out
+    };
+    recycle(whole);
+    out
 }
 
 /// Indent every line but the first by `indent` spaces (empty lines stay empty); line ends
 /// are trimmed.
 fn indent_except_first_line(text: &str, indent: usize) -> String {
     let mut out = String::with_capacity(text.len() + 16);
+    push_indented_except_first_line(&mut out, text, indent);
+    out
+}
+
+/// [`indent_except_first_line`], appended to `out`.
+fn push_indented_except_first_line(out: &mut String, text: &str, indent: usize) {
     for (i, line) in text.lines().enumerate() {
         let line = line.trim_end_matches(is_document_whitespace);
         if i > 0 {
@@ -761,7 +777,6 @@ fn indent_except_first_line(text: &str, indent: usize) -> String {
         }
         out.push_str(line);
     }
-    out
 }
 
 /// Join blocks with at most one blank line between them (htmd's `join_blocks`).
