@@ -195,7 +195,17 @@ pub(crate) const MARKS: [&str; 2] = ["data-readability-score", "data-readability
 pub(crate) static MARKED: Pick = Pick {
     css: "*[data-readability-score], *[data-readability-table]",
     names: &[],
-    keep: |n| MARKS.iter().any(|m| n.has_attr(m)),
+    // One look at the element's attributes (a `has_attr` for each mark took a borrow of
+    // the tree and a search of the attributes each, for every element of the article).
+    keep: |n| {
+        n.query_or(false, |t| {
+            t.as_element().is_some_and(|e| {
+                e.attrs
+                    .iter()
+                    .any(|a| MARKS.contains(&a.name.local.as_ref()))
+            })
+        })
+    },
 };
 
 pub(crate) static IMAGES: Pick = Pick {
