@@ -544,7 +544,9 @@ fn wider_root(
         Selection::from(group?).select("form").remove();
         write_marked(&spare, mark, found.picked, found, base, top)
     };
-    if let Some(anchor) = &found.anchor {
+    // Only a page whose preparation marked tab panels has a group (a search of the whole
+    // tree for the marks found none on the others).
+    if let Some(anchor) = found.anchor.as_ref().filter(|_| shape.tabs) {
         let tab_group = tabs::mark_group_of(&spare, anchor, found.picked);
         if let Some(text) = group(tab_group, tabs::GROUP_MARK) {
             return Some(text);
