@@ -35,7 +35,7 @@ use crate::redact::{Pieces, Redactor};
 /// `src` as link and image targets, `title` as a link or image title, `alt` as image text;
 /// and `content`, where readability finds a headline (`<meta property="og:title">`) that
 /// is printed on top when the body lacks it.
-pub const PRINTED_ATTRS: &[&str] = &["href", "src", "title", "alt", "content"];
+pub const PRINTED_ATTRS: [&str; 5] = ["href", "src", "title", "alt", "content"];
 
 /// Attributes that hold a URL: redacted with [`Redactor::redact_url`], which keeps a URL
 /// parseable (the writers and readability resolve them against the page's base).
@@ -194,26 +194,31 @@ fn redact_runs(runs: &Runs, redactor: &Redactor) {
     }
 }
 
-/// The printable attribute values of `node`, appended to `attrs`.
+/// The printable attribute values of `node`, appended to `attrs`: the first attribute of
+/// each name, in the order of [`PRINTED_ATTRS`] (as one `attr` call per name finds them).
 fn printed_attrs<'a>(node: &NodeRef<'a>, attrs: &mut Vec<Attr<'a>>) {
-    // One look at the element first: most carry none of these (one `attr` per name costs a
-    // borrow of the tree and a search of the attributes each).
-    let printed = node.query_or(false, |n| {
-        n.as_element().is_some_and(|e| {
-            e.attrs
-                .iter()
-                .any(|a| PRINTED_ATTRS.contains(&&*a.name.local))
-        })
+    // One look at the element's attributes: one `attr` per name cost a borrow of the tree
+    // and a search of the attributes each, for every link and image of the page.
+    let mut found: [Option<String>; PRINTED_ATTRS.len()] = Default::default();
+    node.query(|n| {
+        let Some(e) = n.as_element() else {
+            return;
+        };
+        for a in &e.attrs {
+            let name: &str = &a.name.local;
+            if let Some(i) = PRINTED_ATTRS.iter().position(|p| *p == name) {
+                if let Some(slot) = found.get_mut(i).filter(|slot| slot.is_none()) {
+                    *slot = Some(a.value.to_string());
+                }
+            }
+        }
     });
-    if !printed {
-        return;
-    }
-    for name in PRINTED_ATTRS {
-        if let Some(value) = node.attr(name) {
+    for (name, value) in PRINTED_ATTRS.iter().zip(found) {
+        if let Some(value) = value {
             attrs.push(Attr {
                 node: *node,
                 name,
-                value: value.to_string(),
+                value,
             });
         }
     }
@@ -365,6 +370,39 @@ fn map_back(texts: &[String], original: &str, redacted: &str) -> Vec<Option<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `printed_attrs` finds what one `attr` call per name finds, in the same order: on
+    /// every element of two fixture pages and of a page whose elements repeat a name, carry
+    /// the names in another order, in another case, or empty.
+    #[test]
+    fn printed_attrs_are_what_attr_finds_for_each_name() {
+        let mut pages = vec![
+            include_str!("../../tests/fixtures/kinds/product-woocommerce.html").to_owned(),
+            include_str!("../../tests/fixtures/kinds/forum-discourse.html").to_owned(),
+        ];
+        pages.push(
+            r##"<body><a title="t" href="/a" href="/b" ALT="x">a</a><img alt="" src="s.png">
+               <meta content="c" name=n><p data-title="no">p</p><svg><a href="#s">s</a></svg></body>"##
+                .to_owned(),
+        );
+        let mut seen = 0;
+        for page in &pages {
+            let doc = Document::from(page.as_str());
+            for node in doc.root().descendants_it().filter(NodeRef::is_element) {
+                let mut ours = Vec::new();
+                printed_attrs(&node, &mut ours);
+                let ours: Vec<(&str, String)> =
+                    ours.into_iter().map(|a| (a.name, a.value)).collect();
+                let want: Vec<(&str, String)> = PRINTED_ATTRS
+                    .iter()
+                    .filter_map(|name| node.attr(name).map(|v| (*name, v.to_string())))
+                    .collect();
+                seen += want.len();
+                assert_eq!(ours, want, "{:?}", node.node_name());
+            }
+        }
+        assert!(seen > 50, "{seen}");
+    }
 
     fn pieces(texts: &[&str], redacted: &str) -> String {
         let texts: Vec<String> = texts.iter().map(|s| s.to_string()).collect();
