@@ -568,15 +568,27 @@ fn is_control(node: &NodeRef, tag: &str, own: &TextStats) -> bool {
     if !matches!(tag, "a" | "button") || own.words > CONTROL_WORDS {
         return false;
     }
-    let role = node
-        .attr("role")
-        .is_some_and(|r| r.trim().eq_ignore_ascii_case("button"));
-    let named = node.attr("class").is_some_and(|class| {
-        let mut found = false;
-        for_each_word(&class, |w| found |= matches!(w, "button" | "btn" | "close"));
-        found
+    // One look at the attributes (the first `role` and the first `class`, as `attr` finds
+    // them): this runs for every short link of the page.
+    let said = node.query_or(false, |n| {
+        let Some(e) = n.as_element() else {
+            return false;
+        };
+        let first = |name: &str| {
+            e.attrs
+                .iter()
+                .find(|a| &*a.name.local == name)
+                .map(|a| &*a.value)
+        };
+        let role = first("role").is_some_and(|r| r.trim().eq_ignore_ascii_case("button"));
+        let named = first("class").is_some_and(|class| {
+            let mut found = false;
+            for_each_word(class, |w| found |= matches!(w, "button" | "btn" | "close"));
+            found
+        });
+        role || named
     });
-    (role || named) && stands_alone(node)
+    said && stands_alone(node)
 }
 
 /// Visible characters at most in a [`Rule::Skip`] link ("Skip to Shop REI categories").
@@ -1192,6 +1204,14 @@ mod tests {
         // Longer than three words: a call to action with something to say.
         let text = with("<a class=button href=/dl>Download vetch 1.2 for Linux</a>");
         assert!(text.contains("Download vetch 1.2 for Linux"), "{text}");
+        // Named by its ARIA role, whatever the case: the same; and a role that is not a
+        // button names nothing.
+        let text = with(
+            "<div><a href=/wish role=\" Button \">Add to wishlist</a></div>\
+             <div><a href=/share role=link>Share this page</a></div>",
+        );
+        assert!(!text.contains("Add to wishlist"), "{text}");
+        assert!(text.contains("Share this page"), "{text}");
     }
 
     #[test]
