@@ -334,6 +334,19 @@ pub(crate) fn node_name_in(node: &NodeRef, names: &Names) -> bool {
 }
 
 pub(crate) fn is_probably_visible(node: &NodeRef) -> bool {
+    // One look at the attributes first: without `hidden`, `style` or `aria-hidden` (most
+    // elements), none of the tests below can find the node hidden, and each would take a
+    // borrow of the tree and a search of the attributes of its own.
+    let may_hide = node.query_or(false, |n| {
+        n.as_element().is_some_and(|e| {
+            e.attrs
+                .iter()
+                .any(|a| matches!(&*a.name.local, "hidden" | "style" | "aria-hidden"))
+        })
+    });
+    if !may_hide {
+        return true;
+    }
     if node.has_attr("hidden") {
         return false;
     }
@@ -421,6 +434,36 @@ impl<'a> BytePatternCheck<'a> {
 mod tests {
 
     use super::*;
+
+    /// The look at the attributes first changes no answer: `is_probably_visible` says what
+    /// the three tests alone say, on every node of a page of hidden and shown elements of
+    /// every kind (and on text nodes).
+    #[test]
+    fn visibility_is_what_the_three_tests_say() {
+        let alone = |node: &NodeRef| {
+            !node.has_attr("hidden")
+                && !is_invisible_style(node)
+                && (!MINI_ARIA_HIDDEN.match_node(node) || MINI_FALLBACK_IMG.match_node(node))
+        };
+        let page = r#"<body><p>shown</p><p hidden>a</p><p hidden="">b</p>
+            <div style="display: none">c</div><div style="DISPLAY:NONE">d</div>
+            <div style="visibility:hidden">e</div><div style="color: red">f</div>
+            <span aria-hidden="true">g</span><span aria-hidden="false">h</span>
+            <img aria-hidden="true" class="wiki fallback-image" src="x.png">
+            <img aria-hidden="true" class="image" src="y.png"><b class=x id=y>i</b></body>"#;
+        let doc = dom_query::Document::from(page);
+        let (mut hidden, mut shown) = (0, 0);
+        for node in doc.root().descendants_it() {
+            let want = alone(&node);
+            assert_eq!(is_probably_visible(&node), want, "{:?}", node.html());
+            if want {
+                shown += 1;
+            } else {
+                hidden += 1;
+            }
+        }
+        assert!(hidden >= 6 && shown >= 6, "{hidden} {shown}");
+    }
 
     /// `named_descendants` and `count_names` agree with dom_query's `find_descendants`,
     /// nested and foreign elements included.
