@@ -181,17 +181,22 @@ pub(crate) fn json_ld_names_product(text: &str) -> bool {
     serde_json::from_str::<Value>(text).is_ok_and(|v| value_names_product(&v, JSON_LD_DEPTH))
 }
 
+/// Whether a JSON-LD item's `@type` (one name or a list) names a product.
+fn is_typed_product(map: &serde_json::Map<String, Value>) -> bool {
+    match map.get("@type") {
+        Some(Value::String(t)) => names_product_type(t),
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .any(|t| t.as_str().is_some_and(names_product_type)),
+        _ => false,
+    }
+}
+
 fn value_names_product(value: &Value, depth: usize) -> bool {
     match value {
         Value::Array(items) => depth > 0 && items.iter().any(|v| value_names_product(v, depth - 1)),
         Value::Object(map) => {
-            let typed = match map.get("@type") {
-                Some(Value::String(t)) => names_product_type(t),
-                Some(Value::Array(ts)) => ts
-                    .iter()
-                    .any(|t| t.as_str().is_some_and(names_product_type)),
-                _ => false,
-            };
+            let typed = is_typed_product(map);
             typed
                 || (depth > 0
                     && ["@graph", "mainEntity"]
@@ -228,13 +233,7 @@ fn product_description(value: &Value, depth: usize) -> Option<String> {
             items.iter().find_map(|v| product_description(v, depth - 1))
         }
         Value::Object(map) => {
-            let typed = match map.get("@type") {
-                Some(Value::String(t)) => names_product_type(t),
-                Some(Value::Array(ts)) => ts
-                    .iter()
-                    .any(|t| t.as_str().is_some_and(names_product_type)),
-                _ => false,
-            };
+            let typed = is_typed_product(map);
             let own = map
                 .get("description")
                 .and_then(Value::as_str)
