@@ -354,12 +354,7 @@ fn element_aside(e: &dom_query::Element, comments: Comments) -> Aside {
         return Aside::Yes;
     }
     // The first attribute of that name, as `NodeRef::attr` finds it.
-    let attr = |name: &str| {
-        e.attrs
-            .iter()
-            .find(|a| &*a.name.local == name)
-            .map(|a| &*a.value)
-    };
+    let attr = |name: &str| crate::content::find::first_attr(e, name);
     if attr("role").is_some_and(|r| {
         matches!(
             r.trim(),
@@ -574,12 +569,7 @@ fn is_control(node: &NodeRef, tag: &str, own: &TextStats) -> bool {
         let Some(e) = n.as_element() else {
             return false;
         };
-        let first = |name: &str| {
-            e.attrs
-                .iter()
-                .find(|a| &*a.name.local == name)
-                .map(|a| &*a.value)
-        };
+        let first = |name: &str| crate::content::find::first_attr(e, name);
         let role = first("role").is_some_and(|r| r.trim().eq_ignore_ascii_case("button"));
         let named = first("class").is_some_and(|class| {
             let mut found = false;

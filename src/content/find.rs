@@ -8,7 +8,7 @@
 //!
 //! Must never: find anything `select` would not, or miss anything it would; panic.
 
-use dom_query::{Document, LocalName, NodeRef};
+use dom_query::{Document, Element, LocalName, NodeRef};
 
 /// The elements named `name` (any namespace, as a type selector matches), in document
 /// order: `doc.select(name)`.
@@ -24,6 +24,28 @@ pub(crate) fn is_any(node: &NodeRef, names: &[LocalName]) -> bool {
         t.as_element()
             .is_some_and(|e| names.contains(&e.name.local))
     })
+}
+
+/// Whether `node` is an element carrying an attribute named one of `names`, in one look
+/// at the node (a `has_attr` for each name is a borrow of the tree and a search of the
+/// attributes each).
+pub(crate) fn has_any_attr(node: &NodeRef, names: &[&str]) -> bool {
+    node.query_or(false, |t| {
+        t.as_element().is_some_and(|e| {
+            e.attrs
+                .iter()
+                .any(|a| names.contains(&a.name.local.as_ref()))
+        })
+    })
+}
+
+/// The value of the first attribute of `e` named `name`, as `NodeRef::attr` finds it, for
+/// tests that read several attributes in one look at the element.
+pub(crate) fn first_attr<'e>(e: &'e Element, name: &str) -> Option<&'e str> {
+    e.attrs
+        .iter()
+        .find(|a| &*a.name.local == name)
+        .map(|a| &*a.value)
 }
 
 /// Every node under the document's root, in document order (what `select` walks).

@@ -337,14 +337,7 @@ pub(crate) fn is_probably_visible(node: &NodeRef) -> bool {
     // One look at the attributes first: without `hidden`, `style` or `aria-hidden` (most
     // elements), none of the tests below can find the node hidden, and each would take a
     // borrow of the tree and a search of the attributes of its own.
-    let may_hide = node.query_or(false, |n| {
-        n.as_element().is_some_and(|e| {
-            e.attrs
-                .iter()
-                .any(|a| matches!(&*a.name.local, "hidden" | "style" | "aria-hidden"))
-        })
-    });
-    if !may_hide {
+    if !crate::content::find::has_any_attr(node, &["hidden", "style", "aria-hidden"]) {
         return true;
     }
     if node.has_attr("hidden") {

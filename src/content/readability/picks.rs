@@ -197,15 +197,7 @@ pub(crate) static MARKED: Pick = Pick {
     names: &[],
     // One look at the element's attributes (a `has_attr` for each mark took a borrow of
     // the tree and a search of the attributes each, for every element of the article).
-    keep: |n| {
-        n.query_or(false, |t| {
-            t.as_element().is_some_and(|e| {
-                e.attrs
-                    .iter()
-                    .any(|a| MARKS.contains(&a.name.local.as_ref()))
-            })
-        })
-    },
+    keep: |n| crate::content::find::has_any_attr(n, &MARKS),
 };
 
 pub(crate) static IMAGES: Pick = Pick {
