@@ -2,7 +2,7 @@
 //! each match handed to its classifier, then the neighbourhood of every change swept again
 //! until nothing changes.
 
-use super::shapes::shapes_for;
+use super::shape_search::ShapeSearch;
 
 use std::borrow::Cow;
 
@@ -66,7 +66,7 @@ pub(super) fn sweep<'t>(
     windows: Option<&[(usize, usize)]>,
     src_edits: Option<&mut Vec<(usize, usize)>>,
 ) -> (Cow<'t, str>, Vec<(usize, usize)>) {
-    let re = shapes_for(text);
+    let mut shapes = ShapeSearch::new(text);
     let whole = [(0, text.len())];
     let windows = windows.unwrap_or(&whole);
     let mut out = Out::sweeping(text, lits, scan);
@@ -82,8 +82,7 @@ pub(super) fn sweep<'t>(
         let we = we.min(text.len());
         while pos < we {
             if !shapes_done && shape.is_none_or(|(s, _)| s < pos) {
-                let from = regex_automata::Input::new(text).range(pos..);
-                shape = re.find(from).map(|m| (m.start(), m.end()));
+                shape = shapes.find(pos);
                 shapes_done = shape.is_none();
             }
             if let Some(ac) = lits {

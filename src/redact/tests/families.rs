@@ -200,7 +200,7 @@ fn the_regex_without_vendor_shapes_agrees_where_it_serves() {
 /// redacted in prose, in an assignment and in JSON, and its name or context survives.
 /// Every row's sample, its template filled (`{aN}`: N letters and digits, `{hN}`: N hex
 /// digits), with the part that must vanish.
-fn family_samples() -> Vec<(&'static str, String)> {
+pub(super) fn family_samples() -> Vec<(&'static str, String)> {
     FAMILIES
         .iter()
         .enumerate()

@@ -9,6 +9,7 @@ mod families;
 mod red_team;
 mod robust;
 mod secrets;
+mod shape_search;
 mod views;
 
 /// Deterministic pseudo-random alphanumerics (always some upper, lower and digit).
