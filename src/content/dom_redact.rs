@@ -64,11 +64,18 @@ pub fn redact_document(doc: &Document, redactor: &Redactor) {
     redact_runs(&runs, redactor);
 }
 
-/// A printable attribute value of one element ([`PRINTED_ATTRS`]).
+/// A printable attribute of one element ([`PRINTED_ATTRS`]).
 struct Attr<'a> {
     node: NodeRef<'a>,
     name: &'static str,
-    value: String,
+}
+
+/// The printable attributes of a page, with their values, in the same order, as pieces of
+/// one text (copied once, not each into a string of its own).
+#[derive(Default)]
+struct Attrs<'a> {
+    attrs: Vec<Attr<'a>>,
+    values: Pieces,
 }
 
 /// The inline runs of a page, in document order: one list of text nodes, cut at `ends`
@@ -113,12 +120,12 @@ impl NameKinds {
 }
 
 /// The inline runs of `doc`, in document order, and every printable attribute value.
-fn gather_runs(doc: &Document) -> (Runs<'_>, Vec<Attr<'_>>) {
+fn gather_runs(doc: &Document) -> (Runs<'_>, Attrs<'_>) {
     let mut runs = Runs {
         nodes: Vec::new(),
         ends: Vec::new(),
     };
-    let mut attrs = Vec::new();
+    let mut attrs = Attrs::default();
     let mut kinds = NameKinds::default();
     let mut stack: Vec<Step> = vec![Step::Visit(doc.root())];
     while let Some(step) = stack.pop() {
@@ -196,32 +203,29 @@ fn redact_runs(runs: &Runs, redactor: &Redactor) {
 
 /// The printable attribute values of `node`, appended to `attrs`: the first attribute of
 /// each name, in the order of [`PRINTED_ATTRS`] (as one `attr` call per name finds them).
-fn printed_attrs<'a>(node: &NodeRef<'a>, attrs: &mut Vec<Attr<'a>>) {
+fn printed_attrs<'a>(node: &NodeRef<'a>, attrs: &mut Attrs<'a>) {
     // One look at the element's attributes: one `attr` per name cost a borrow of the tree
     // and a search of the attributes each, for every link and image of the page.
-    let mut found: [Option<String>; PRINTED_ATTRS.len()] = Default::default();
     node.query(|n| {
         let Some(e) = n.as_element() else {
             return;
         };
+        let mut found: [Option<&str>; PRINTED_ATTRS.len()] = Default::default();
         for a in &e.attrs {
             let name: &str = &a.name.local;
             if let Some(i) = PRINTED_ATTRS.iter().position(|p| *p == name) {
                 if let Some(slot) = found.get_mut(i).filter(|slot| slot.is_none()) {
-                    *slot = Some(a.value.to_string());
+                    *slot = Some(&a.value);
                 }
             }
         }
-    });
-    for (name, value) in PRINTED_ATTRS.iter().zip(found) {
-        if let Some(value) = value {
-            attrs.push(Attr {
-                node: *node,
-                name,
-                value,
-            });
+        for (name, value) in PRINTED_ATTRS.iter().zip(found) {
+            if let Some(value) = value {
+                attrs.attrs.push(Attr { node: *node, name });
+                attrs.values.push(value);
+            }
         }
-    }
+    });
 }
 
 /// Redact the attribute values that may change: a value that overlaps no span
@@ -229,31 +233,31 @@ fn printed_attrs<'a>(node: &NodeRef<'a>, attrs: &mut Vec<Attr<'a>>) {
 /// [`strip_controls`] and [`Redactor::redact_text`] unchanged, and so out of
 /// [`Redactor::redact_url`] unless [`Redactor::url_may_change`] says its structure may
 /// hide something. Every value is redacted when no spans are given.
-fn redact_attrs(attrs: &[Attr], redactor: &Redactor) {
-    let mut pieces = Pieces::default();
-    for attr in attrs {
-        pieces.push(&attr.value);
-    }
-    let touched = pieces
+fn redact_attrs(attrs: &Attrs, redactor: &Redactor) {
+    let touched = attrs
+        .values
         .touched(redactor)
-        .unwrap_or_else(|| vec![true; attrs.len()]);
-    for (attr, touched) in attrs.iter().zip(touched) {
+        .unwrap_or_else(|| vec![true; attrs.attrs.len()]);
+    for (i, (attr, touched)) in attrs.attrs.iter().zip(touched).enumerate() {
+        let Some(value) = attrs.values.get(i) else {
+            continue;
+        };
         let url = URL_ATTRS.contains(&attr.name);
-        if touched || (url && Redactor::url_may_change(&attr.value)) {
-            redact_attr(attr, redactor);
+        if touched || (url && Redactor::url_may_change(value)) {
+            redact_attr(attr, value, redactor);
         }
     }
 }
 
-/// Redact one attribute value (a URL as a URL) and write a change back.
-fn redact_attr(attr: &Attr, redactor: &Redactor) {
-    let value_clean = strip_controls(&attr.value);
+/// Redact one attribute's `value` (a URL as a URL) and write a change back.
+fn redact_attr(attr: &Attr, value: &str, redactor: &Redactor) {
+    let value_clean = strip_controls(value);
     let redacted = if URL_ATTRS.contains(&attr.name) {
         redactor.redact_url(&value_clean)
     } else {
         redactor.redact_text(&value_clean)
     };
-    if redacted != attr.value {
+    if redacted != value {
         attr.node.set_attr(attr.name, &redacted);
     }
 }
@@ -389,10 +393,11 @@ mod tests {
         for page in &pages {
             let doc = Document::from(page.as_str());
             for node in doc.root().descendants_it().filter(NodeRef::is_element) {
-                let mut ours = Vec::new();
+                let mut ours = Attrs::default();
                 printed_attrs(&node, &mut ours);
-                let ours: Vec<(&str, String)> =
-                    ours.into_iter().map(|a| (a.name, a.value)).collect();
+                let ours: Vec<(&str, String)> = (ours.attrs.iter().enumerate())
+                    .map(|(i, a)| (a.name, ours.values.get(i).unwrap_or("?").to_string()))
+                    .collect();
                 let want: Vec<(&str, String)> = PRINTED_ATTRS
                     .iter()
                     .filter_map(|name| node.attr(name).map(|v| (*name, v.to_string())))
@@ -478,8 +483,8 @@ mod tests {
                 redact_document(&touched, &r);
                 let every = Document::from(html.as_str());
                 let (runs, attrs) = gather_runs(&every);
-                for attr in &attrs {
-                    redact_attr(attr, &r);
+                for (i, attr) in attrs.attrs.iter().enumerate() {
+                    redact_attr(attr, attrs.values.get(i).unwrap_or_default(), &r);
                 }
                 for run in runs.iter() {
                     redact_run(run, &r);

@@ -734,6 +734,12 @@ impl Pieces {
         self.push_with(|j| j.push_str(text));
     }
 
+    /// The `i`-th piece.
+    pub fn get(&self, i: usize) -> Option<&str> {
+        let &(a, b) = self.ranges.get(i)?;
+        self.joined.get(a..b)
+    }
+
     /// For each piece, in order: may redacting it alone change it? `None` when every piece
     /// must be redacted ([`Redactor::change_spans`] gives no spans).
     pub fn touched(&self, redactor: &Redactor) -> Option<Vec<bool>> {
