@@ -767,7 +767,10 @@ fn indent_except_first_line(text: &str, indent: usize) -> String {
 
 /// [`indent_except_first_line`], appended to `out`.
 fn push_indented_except_first_line(out: &mut String, text: &str, indent: usize) {
-    for (i, line) in text.lines().enumerate() {
+    // `lines()` but for its search: without a final line break the last line is the
+    // same, and a `\r` before a break goes with the trimmed line end.
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    for (i, line) in crate::content::tidy::split_newlines(text).enumerate() {
         let line = line.trim_end_matches(is_document_whitespace);
         if i > 0 {
             out.push('\n');
@@ -1195,6 +1198,24 @@ mod tests {
             let mut direct = before;
             append_block(&mut direct, &content, in_pre);
             proptest::prop_assert_eq!(direct, framed);
+        }
+
+        /// Indenting splits lines as `str::lines` does: a last line break, `\r\n`, blank
+        /// lines, no text at all.
+        #[test]
+        fn indenting_reads_the_lines_that_lines_reads(text in "[a \t\r\n]{0,16}", indent in 0usize..4) {
+            let mut want = String::new();
+            for (i, line) in text.lines().enumerate() {
+                let line = line.trim_end_matches(is_document_whitespace);
+                if i > 0 {
+                    want.push('\n');
+                    if !line.is_empty() {
+                        want.push_str(&" ".repeat(indent));
+                    }
+                }
+                want.push_str(line);
+            }
+            proptest::prop_assert_eq!(indent_except_first_line(&text, indent), want);
         }
 
         /// The chunked test agrees with the byte-by-byte definition on any text.

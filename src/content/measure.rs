@@ -304,7 +304,7 @@ pub fn strip_symbol_runs(text: &str, min: usize) -> Option<String> {
 pub fn readable_len(text: &str, cap: usize) -> usize {
     let mut tally = Tally::default();
     let mut in_fence = false;
-    for line in text.split('\n') {
+    for line in crate::content::tidy::split_newlines(text) {
         let trimmed = line.trim_start();
         let fence_line = trimmed.starts_with("```") || trimmed.starts_with("~~~");
         if fence_line {
@@ -431,7 +431,7 @@ mod tests {
                 *count += chars + tokens - 1 + usize::from(*count > 0);
             }
         };
-        for line in text.split('\n') {
+        for line in crate::content::tidy::split_newlines(text) {
             let trimmed = line.trim_start();
             let fence_line = trimmed.starts_with("```") || trimmed.starts_with("~~~");
             if fence_line {

@@ -59,6 +59,32 @@ fn chunk_visible_chars(chunk: &str) -> usize {
     }
 }
 
+/// `s.split('\n')`, the line ends found with `memchr` (SIMD): the standard library's
+/// search for a `char` reads a word at a time, and a page's Markdown is split into lines
+/// more than once.
+pub(crate) fn split_newlines(s: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    let mut ends = memchr::memchr_iter(b'\n', s.as_bytes());
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        // `\n` is ASCII: every cut is a char boundary.
+        match ends.next() {
+            Some(end) => {
+                let line = s.get(start..end);
+                start = end + 1;
+                line
+            }
+            None => {
+                done = true;
+                s.get(start..)
+            }
+        }
+    })
+}
+
 pub(crate) fn collapse_whitespace(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -96,7 +122,7 @@ pub(crate) fn tidy_markdown(md: &str) -> String {
     let mut fence: Option<(char, usize)> = None;
     let mut blank_run = 0usize;
     let mut table_row = 0usize;
-    for line in md.split('\n') {
+    for line in split_newlines(md) {
         match fence {
             Some((ch, len)) => {
                 out.push_str(line);
@@ -243,7 +269,7 @@ pub(crate) const VERBATIM_CLOSE: char = '\u{3}';
 /// end of the output; otherwise its last, unfinished line is continued by a code block and
 /// gets no line break.
 pub(crate) fn tidy_lines(out: &mut String, text: &str, blank_run: &mut usize, whole: bool) {
-    let mut lines = text.split('\n').peekable();
+    let mut lines = split_newlines(text).peekable();
     while let Some(line) = lines.next() {
         let last = lines.peek().is_none();
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -280,6 +306,16 @@ pub(crate) fn trim_in_place(mut s: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// `split_newlines` cuts where `split('\n')` cuts, empty pieces included.
+        #[test]
+        fn split_newlines_is_split_at_newlines(s in "[a\n\r é]{0,40}") {
+            let ours: Vec<&str> = split_newlines(&s).collect();
+            let std: Vec<&str> = s.split('\n').collect();
+            proptest::prop_assert_eq!(ours, std);
+        }
+    }
 
     /// The ASCII fast path counts what `char::is_whitespace` counts: every ASCII byte.
     #[test]
