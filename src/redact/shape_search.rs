@@ -7,6 +7,8 @@
 //! literals ([`CASED`], and [`FOLDED`] for those that fold case), which Teddy (SIMD) finds
 //! many bytes at a time; the regex then runs anchored at each place one starts, and finds
 //! there what its unanchored search would (leftmost-first, the same alternative and end).
+//! [`FOLDED`] is searched in a lowered copy of the text, made [`WINDOW`] bytes at a time so
+//! that a long text does not cost its size again in memory.
 //! `the_prefilter_literals_start_every_match` holds the lists to what regex-syntax extracts
 //! from each alternative, and `shape_search_finds_what_the_regex_finds` holds the search
 //! to the regex's own.
@@ -45,19 +47,18 @@ const PREFILTER_MIN: usize = 2048;
 const CASED_GROUP: usize = 9;
 const FOLDED_GROUP: usize = 11;
 
-/// The lowered copy's buffer is kept for the thread's next text up to this size.
-const LOWERED_KEEP: usize = 4 << 20;
+/// The bytes of the text each [`FOLDED`] searcher lowers and searches at a time: a copy
+/// of the whole text would add its size to the peak memory (5 MB on a body at the cap).
+const WINDOW: usize = 64 * 1024;
 
-thread_local! {
-    /// The buffer of the last lowered copy (see [`LOWERED_KEEP`]): allocating and
-    /// faulting in a fresh one cost as much as lowering the text.
-    static LOWERED: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-/// The literal searchers: [`CASED`] run over the text, [`FOLDED`] over its lowered copy.
+/// The literal searchers: [`CASED`] run over the text, [`FOLDED`] over lowered windows
+/// of it.
 struct Prefilter {
     cased: Vec<packed::Searcher>,
     folded: Vec<packed::Searcher>,
+    /// The longest literal of [`FOLDED`]: one that starts in the last `folded_len - 1`
+    /// bytes of a window may run past it.
+    folded_len: usize,
 }
 
 /// `None` if a searcher cannot be built (it always can for these non-empty literals); then
@@ -71,6 +72,7 @@ static PREFILTER: LazyLock<Option<Prefilter>> = LazyLock::new(|| {
     Some(Prefilter {
         cased: group(CASED, CASED_GROUP)?,
         folded: group(FOLDED, FOLDED_GROUP)?,
+        folded_len: FOLDED.iter().map(|l| l.len()).max()?,
     })
 });
 
@@ -84,8 +86,12 @@ pub(super) struct ShapeSearch<'t> {
 /// Where the next literal of each searcher starts.
 struct Candidates {
     pre: &'static Prefilter,
-    /// The text with its ASCII letters lowered (same length, same char boundaries).
-    lowered: Vec<u8>,
+    /// Per [`FOLDED`] searcher, the window of the text it searches, lowered. (One shared
+    /// window measured no faster: a searcher that looks far ahead moves it, and the next
+    /// lowers its part again.)
+    windows: Vec<Window>,
+    /// The bytes of a window ([`WINDOW`]; less in the tests, to cut literals often).
+    window_size: usize,
     /// Per searcher, cased ones first: the start of its first literal at or after `from`
     /// (`usize::MAX` when there is none), `None` until searched.
     next: Vec<Option<usize>>,
@@ -108,7 +114,8 @@ impl<'t> ShapeSearch<'t> {
         let pre = if prefilter { PREFILTER.as_ref() } else { None };
         let candidates = pre.map(|pre| Candidates {
             pre,
-            lowered: lowered(text),
+            windows: (0..pre.folded.len()).map(|_| Window::default()).collect(),
+            window_size: WINDOW,
             next: vec![None; pre.cased.len() + pre.folded.len()],
             from: 0,
         });
@@ -117,6 +124,16 @@ impl<'t> ShapeSearch<'t> {
             re,
             candidates,
         }
+    }
+
+    /// [`with`](Self::with) prefiltered, with windows of `size` bytes.
+    #[cfg(test)]
+    pub(super) fn with_window(text: &'t str, re: &'static ShapeRegex, size: usize) -> Self {
+        let mut search = Self::with(text, re, true);
+        if let Some(c) = &mut search.candidates {
+            c.window_size = size;
+        }
+        search
     }
 
     /// The leftmost match starting at or after `from`, as the regex's own search from
@@ -145,23 +162,55 @@ impl<'t> ShapeSearch<'t> {
     }
 }
 
-/// `text` with its ASCII letters lowered, in the thread's kept buffer.
-fn lowered(text: &str) -> Vec<u8> {
-    let mut buf = LOWERED.try_with(std::cell::Cell::take).unwrap_or_default();
-    buf.clear();
-    buf.extend_from_slice(text.as_bytes());
-    buf.make_ascii_lowercase();
-    buf
+/// A part of the text, its ASCII letters lowered (same length, same char boundaries).
+#[derive(Default)]
+struct Window {
+    /// Where it starts in the text.
+    start: usize,
+    bytes: Vec<u8>,
 }
 
-impl Drop for Candidates {
-    fn drop(&mut self) {
-        if self.lowered.capacity() <= LOWERED_KEEP {
-            let buf = std::mem::take(&mut self.lowered);
-            // During the thread's exit the buffer is simply freed.
-            let _ = LOWERED.try_with(|kept| kept.set(buf));
+/// The start of the first literal of `searcher` (lowered) at or after `from` in `text`
+/// lowered, searched a window at a time; `usize::MAX` when there is none.
+fn folded_next(
+    text: &[u8],
+    searcher: &packed::Searcher,
+    longest: usize,
+    (window, size): (&mut Window, usize),
+    mut from: usize,
+) -> usize {
+    while from < text.len() {
+        let end = window.start + window.bytes.len();
+        // A literal from `from` on may run past the window: it is moved to start there.
+        let cut = end < text.len() && from + longest > end;
+        if from < window.start || from >= end || cut {
+            let Some(part) = text.get(from..(from + size.max(longest)).min(text.len())) else {
+                return usize::MAX;
+            };
+            window.bytes.clear();
+            window.bytes.extend_from_slice(part);
+            window.bytes.make_ascii_lowercase();
+            window.start = from;
         }
+        let end = window.start + window.bytes.len();
+        // Every literal that starts before `whole` ends inside the window, so the first
+        // one found, if it starts before `whole`, is the first in the text. (`whole` is
+        // past `from`: the window was moved to `from` unless a literal fits after it.)
+        let whole = if end == text.len() {
+            end
+        } else {
+            end.saturating_sub(longest.saturating_sub(1))
+        };
+        let span = aho_corasick::Span::from(from - window.start..window.bytes.len());
+        if let Some(m) = searcher.find_in(&window.bytes, span) {
+            let at = window.start + m.start();
+            if at < whole {
+                return at;
+            }
+        }
+        from = whole;
     }
+    usize::MAX
 }
 
 impl Candidates {
@@ -179,13 +228,21 @@ impl Candidates {
             let at = match *next {
                 Some(at) if at >= from => at,
                 _ => {
-                    let hay: &[u8] = if i < cased { text } else { &self.lowered };
-                    let at = hay
-                        .get(from..)
-                        .and_then(|_| {
-                            searcher.find_in(hay, aho_corasick::Span::from(from..hay.len()))
-                        })
-                        .map_or(usize::MAX, |m| m.start());
+                    let at = match i.checked_sub(cased).and_then(|j| self.windows.get_mut(j)) {
+                        Some(window) => folded_next(
+                            text,
+                            searcher,
+                            self.pre.folded_len,
+                            (window, self.window_size),
+                            from,
+                        ),
+                        None => text
+                            .get(from..)
+                            .and_then(|_| {
+                                searcher.find_in(text, aho_corasick::Span::from(from..text.len()))
+                            })
+                            .map_or(usize::MAX, |m| m.start()),
+                    };
                     *next = Some(at);
                     at
                 }

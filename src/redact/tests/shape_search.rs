@@ -185,12 +185,17 @@ proptest! {
     })]
 
     /// Match for match, the prefiltered search finds what `find_iter` finds, and from any
-    /// place (forward, as the sweep asks, or back) what the regex finds from there.
+    /// place (forward, as the sweep asks, or back) what the regex finds from there; with
+    /// windows so small that they cut literals, and with the real ones.
     #[test]
-    fn shape_search_finds_what_the_regex_finds(text in text_of(), picks in proptest::collection::vec(any::<prop::sample::Index>(), 0..8)) {
+    fn shape_search_finds_what_the_regex_finds(
+        text in text_of(),
+        picks in proptest::collection::vec(any::<prop::sample::Index>(), 0..8),
+        window in prop_oneof![Just(1usize << 16), 1usize..12],
+    ) {
         let re: &ShapeRegex = &HOT_LITE;
         let want: Vec<(usize, usize)> = re.find_iter(&text).map(|m| (m.start(), m.end())).collect();
-        let mut search = ShapeSearch::with(&text, re, true);
+        let mut search = ShapeSearch::with_window(&text, re, window);
         let mut got = Vec::new();
         let mut at = 0;
         while let Some((s, e)) = search.find(at) {
@@ -203,7 +208,7 @@ proptest! {
         let back = froms.first().copied();
         froms.sort_unstable();
         froms.extend(back);
-        let mut search = ShapeSearch::with(&text, re, true);
+        let mut search = ShapeSearch::with_window(&text, re, window);
         for from in froms {
             let want = re
                 .find(regex_automata::Input::new(&text).range(from..))
