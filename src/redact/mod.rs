@@ -267,14 +267,7 @@ impl Redactor {
         if !self.rules.is_empty() || (self.matcher().is_none() && !self.patterns.is_empty()) {
             return None;
         }
-        let mut spans: Vec<(usize, usize)> = Vec::new();
-        let mut shapes = shape_search::ShapeSearch::new(text);
-        let mut at = 0;
-        while let Some((s, e)) = shapes.find(at) {
-            spans.push((s, e));
-            // Every alternative reads at least one byte: a match is never empty.
-            at = e.max(s + 1);
-        }
+        let mut spans: Vec<(usize, usize)> = shape_search::ShapeSearch::new(text).all().collect();
         if let Some(ac) = self.matcher() {
             spans.extend(ac.find_iter(text).map(|m| (m.start(), m.end())));
         }

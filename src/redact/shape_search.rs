@@ -21,8 +21,8 @@ use regex_automata::{Anchored, Input};
 use super::shapes::{shapes_for, ShapeRegex, HOT_LITE};
 
 /// Literals one of which starts every match of the case-sensitive alternatives of
-/// [`HOT_LITE`]: the PEM header, URL userinfo, the families that are not lazy, `Bearer` and
-/// `Basic` (also in [`FOLDED`]) and curl's `-u`. Shortened where a shorter one is as rare.
+/// [`HOT_LITE`]: the PEM header, URL userinfo, the families that are not lazy and curl's
+/// `-u` (`Bearer` and `Basic` are in [`FOLDED`]). Shortened where a shorter one is as rare.
 pub(super) const CASED: &[&str] = &[
     "\t-", " -", "----", "://", "ABIA", "AC", "AIza", "AKIA", "ASIA", "GOCS", "SG.", "SK", "eyJ",
     "gh", "gith", "glpa", "hf_", "hook", "npm_", "rk_", "sk-", "sk_", "whse", "xox", "ya29",
@@ -85,18 +85,25 @@ pub(super) struct ShapeSearch<'t> {
 
 /// Where the next literal of each searcher starts.
 struct Candidates {
-    pre: &'static Prefilter,
-    /// Per [`FOLDED`] searcher, the window of the text it searches, lowered. (One shared
-    /// window measured no faster: a searcher that looks far ahead moves it, and the next
-    /// lowers its part again.)
-    windows: Vec<Window>,
+    lanes: Vec<Lane>,
     /// The bytes of a window ([`WINDOW`]; less in the tests, to cut literals often).
     window_size: usize,
-    /// Per searcher, cased ones first: the start of its first literal at or after `from`
-    /// (`usize::MAX` when there is none), `None` until searched.
-    next: Vec<Option<usize>>,
-    /// The `from` the entries of `next` answer for.
+    /// The longest literal of [`FOLDED`] (see [`Prefilter::folded_len`]).
+    folded_len: usize,
+    /// The `from` the lanes' `next` answer for.
     from: usize,
+}
+
+/// One searcher and what it found.
+struct Lane {
+    searcher: &'static packed::Searcher,
+    /// For a [`FOLDED`] searcher, the window of the text it searches, lowered. (One
+    /// window shared by them measured no faster: a searcher that looks far ahead moves it,
+    /// and the next lowers its part again.)
+    window: Option<Window>,
+    /// The start of its first literal at or after `from` (`usize::MAX` when there is
+    /// none), `None` until searched.
+    next: Option<usize>,
 }
 
 impl<'t> ShapeSearch<'t> {
@@ -112,12 +119,20 @@ impl<'t> ShapeSearch<'t> {
     /// [`HOT_LITE`]'s alternatives, so `prefilter` is only for it.
     pub(super) fn with(text: &'t str, re: &'static ShapeRegex, prefilter: bool) -> Self {
         let pre = if prefilter { PREFILTER.as_ref() } else { None };
-        let candidates = pre.map(|pre| Candidates {
-            pre,
-            windows: (0..pre.folded.len()).map(|_| Window::default()).collect(),
-            window_size: WINDOW,
-            next: vec![None; pre.cased.len() + pre.folded.len()],
-            from: 0,
+        let candidates = pre.map(|pre| {
+            let lane = |searcher, window| Lane {
+                searcher,
+                window,
+                next: None,
+            };
+            Candidates {
+                lanes: (pre.cased.iter().map(|s| lane(s, None)))
+                    .chain(pre.folded.iter().map(|s| lane(s, Some(Window::default()))))
+                    .collect(),
+                window_size: WINDOW,
+                folded_len: pre.folded_len,
+                from: 0,
+            }
         });
         ShapeSearch {
             text,
@@ -134,6 +149,17 @@ impl<'t> ShapeSearch<'t> {
             c.window_size = size;
         }
         search
+    }
+
+    /// Every match, left to right (as the regex's `find_iter`: a match is never empty, so
+    /// the next is looked for from the end of the last).
+    pub(super) fn all(mut self) -> impl Iterator<Item = (usize, usize)> + 't {
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            let (s, e) = self.find(at)?;
+            at = e.max(s + 1);
+            Some((s, e))
+        })
     }
 
     /// The leftmost match starting at or after `from`, as the regex's own search from
@@ -170,47 +196,50 @@ struct Window {
     bytes: Vec<u8>,
 }
 
-/// The start of the first literal of `searcher` (lowered) at or after `from` in `text`
-/// lowered, searched a window at a time; `usize::MAX` when there is none.
-fn folded_next(
-    text: &[u8],
-    searcher: &packed::Searcher,
-    longest: usize,
-    (window, size): (&mut Window, usize),
-    mut from: usize,
-) -> usize {
-    while from < text.len() {
-        let end = window.start + window.bytes.len();
-        // A literal from `from` on may run past the window: it is moved to start there.
-        let cut = end < text.len() && from + longest > end;
-        if from < window.start || from >= end || cut {
-            let Some(part) = text.get(from..(from + size.max(longest)).min(text.len())) else {
-                return usize::MAX;
-            };
-            window.bytes.clear();
-            window.bytes.extend_from_slice(part);
-            window.bytes.make_ascii_lowercase();
-            window.start = from;
-        }
-        let end = window.start + window.bytes.len();
-        // Every literal that starts before `whole` ends inside the window, so the first
-        // one found, if it starts before `whole`, is the first in the text. (`whole` is
-        // past `from`: the window was moved to `from` unless a literal fits after it.)
-        let whole = if end == text.len() {
-            end
-        } else {
-            end.saturating_sub(longest.saturating_sub(1))
-        };
-        let span = aho_corasick::Span::from(from - window.start..window.bytes.len());
-        if let Some(m) = searcher.find_in(&window.bytes, span) {
-            let at = window.start + m.start();
-            if at < whole {
-                return at;
+impl Window {
+    /// The start of the first literal of `searcher` (lowered) at or after `from` in `text`
+    /// lowered, searched `size` bytes at a time (`longest`: the longest literal);
+    /// `usize::MAX` when there is none.
+    fn next(
+        &mut self,
+        text: &[u8],
+        searcher: &packed::Searcher,
+        (size, longest): (usize, usize),
+        mut from: usize,
+    ) -> usize {
+        while from < text.len() {
+            let end = self.start + self.bytes.len();
+            // A literal from `from` on may run past the window: it is moved to start there.
+            let cut = end < text.len() && from + longest > end;
+            if from < self.start || from >= end || cut {
+                let Some(part) = text.get(from..(from + size.max(longest)).min(text.len())) else {
+                    return usize::MAX;
+                };
+                self.bytes.clear();
+                self.bytes.extend_from_slice(part);
+                self.bytes.make_ascii_lowercase();
+                self.start = from;
             }
+            let end = self.start + self.bytes.len();
+            // Every literal that starts before `whole` ends inside the window, so the first
+            // one found, if it starts before `whole`, is the first in the text. (`whole` is
+            // past `from`: the window was moved to `from` unless a literal fits after it.)
+            let whole = if end == text.len() {
+                end
+            } else {
+                end.saturating_sub(longest.saturating_sub(1))
+            };
+            let span = aho_corasick::Span::from(from - self.start..self.bytes.len());
+            if let Some(m) = searcher.find_in(&self.bytes, span) {
+                let at = self.start + m.start();
+                if at < whole {
+                    return at;
+                }
+            }
+            from = whole;
         }
-        from = whole;
+        usize::MAX
     }
-    usize::MAX
 }
 
 impl Candidates {
@@ -218,32 +247,28 @@ impl Candidates {
     fn next_candidate(&mut self, text: &[u8], from: usize) -> Option<usize> {
         if from < self.from {
             // Searched past already: start over (the callers only move forward).
-            self.next.fill(None);
+            for lane in &mut self.lanes {
+                lane.next = None;
+            }
         }
         self.from = from;
-        let cased = self.pre.cased.len();
-        let searchers = self.pre.cased.iter().chain(&self.pre.folded);
+        let sizes = (self.window_size, self.folded_len);
         let mut best = usize::MAX;
-        for (i, (searcher, next)) in searchers.zip(self.next.iter_mut()).enumerate() {
-            let at = match *next {
+        for lane in &mut self.lanes {
+            let at = match lane.next {
                 Some(at) if at >= from => at,
                 _ => {
-                    let at = match i.checked_sub(cased).and_then(|j| self.windows.get_mut(j)) {
-                        Some(window) => folded_next(
-                            text,
-                            searcher,
-                            self.pre.folded_len,
-                            (window, self.window_size),
-                            from,
-                        ),
+                    let at = match &mut lane.window {
+                        Some(window) => window.next(text, lane.searcher, sizes, from),
                         None => text
                             .get(from..)
                             .and_then(|_| {
-                                searcher.find_in(text, aho_corasick::Span::from(from..text.len()))
+                                let span = aho_corasick::Span::from(from..text.len());
+                                lane.searcher.find_in(text, span)
                             })
                             .map_or(usize::MAX, |m| m.start()),
                     };
-                    *next = Some(at);
+                    lane.next = Some(at);
                     at
                 }
             };

@@ -51,10 +51,7 @@ fn a_text_with_a_literal_is_searched_and_one_without_is_not() {
     let (s, e) = search.find(0).expect("the assignment is found");
     assert_eq!(&text[s..e], "password:");
     assert_eq!(search.find(e), None);
-    let spans = |t: &str| {
-        let mut search = ShapeSearch::new(t);
-        std::iter::successors(search.find(0), |&(_, e)| search.find(e)).count()
-    };
+    let spans = |t: &str| ShapeSearch::new(t).all().count();
     assert_eq!(spans(&text), 1);
     assert_eq!(spans(&filler), 0);
 }
@@ -195,13 +192,7 @@ proptest! {
     ) {
         let re: &ShapeRegex = &HOT_LITE;
         let want: Vec<(usize, usize)> = re.find_iter(&text).map(|m| (m.start(), m.end())).collect();
-        let mut search = ShapeSearch::with_window(&text, re, window);
-        let mut got = Vec::new();
-        let mut at = 0;
-        while let Some((s, e)) = search.find(at) {
-            got.push((s, e));
-            at = e;
-        }
+        let got: Vec<(usize, usize)> = ShapeSearch::with_window(&text, re, window).all().collect();
         prop_assert_eq!(&got, &want);
         let bounds: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
         let mut froms: Vec<usize> = picks.iter().map(|p| bounds[p.index(bounds.len())]).collect();
